@@ -5,6 +5,8 @@ Each fix module (``verl_compat.fixes.<name>``) follows one contract::
     NAME: str                                  # the name users put in VERL_COMPAT_DISABLED_FIXES
     TARGETS: tuple[str, ...]                   # verl modules the fix patches when they are imported
     def patches(module) -> list[Patch]         # what to wrap in that module (decided by probes)
+    def prepare(config) -> object              # config-side work (detect, translate, warn)
+    def state() -> dict                        # what status() reports for the fix
     def reset() -> None                        # forget per-activation state
 
 Fixes are applied from wrapt post-import hooks, so import order does not matter: a target module
@@ -167,6 +169,16 @@ def deactivate() -> None:
             if fix is not None:
                 fix.reset()
         deprecation.reset()
+
+
+def prepare_config(config) -> None:
+    """Run every active fix's config-side work on a launcher's config, before it is shipped
+    by value to the Ray actors that build trainers and workers."""
+    if not _active:
+        return
+    for fix in _fixes():
+        with guard(fix.NAME, "prepare_config"):
+            fix.prepare(config)
 
 
 def status() -> dict:

@@ -292,23 +292,20 @@ def _skip_legacy_fit_torch_memory(wrapped, instance, args, kwargs):
 
 
 def patches(module) -> list:
+    """What to wrap in ``module``; only what this verl has, so an absent target means a change."""
     if module.__name__ == "verl.trainer.ppo.ray_trainer":
-        trainer = getattr(module, "RayPPOTrainer", None)
-        stop = getattr(trainer, "_stop_profiling", None)
-        if stop is not None and not probes.stop_profiling_takes_do_profile(stop):
+        found = [patching.Patch("RayPPOTrainer.__init__", _after_init, "translate the config")]
+        stop = getattr(getattr(module, "RayPPOTrainer", None), "_stop_profiling", None)
+        if stop is None or probes.stop_profiling_takes_do_profile(stop):
+            found.append(patching.Patch("RayPPOTrainer._stop_profiling", _after_stop_profiling, "drive the actor"))
+        else:
             patching.skip(NAME, module.__name__, "RayPPOTrainer._stop_profiling", "unexpected signature")
-            return [patching.Patch("RayPPOTrainer.__init__", _after_init, "translate the config")]
+        return found
+    separate = getattr(module, "SeparateRayPPOTrainer", None)
+    if module.__name__ == "verl.experimental.separation.ray_trainer" and hasattr(separate, "_fit_torch_memory"):
+        # The second legacy call site exists in 0.7.x only (removed by verl #6075).
         return [
-            patching.Patch("RayPPOTrainer.__init__", _after_init, "translate the config"),
-            patching.Patch("RayPPOTrainer._stop_profiling", _after_stop_profiling, "drive the actor profiler"),
-        ]
-    if module.__name__ == "verl.experimental.separation.ray_trainer":
-        return [
-            patching.Patch(
-                "SeparateRayPPOTrainer._fit_torch_memory",
-                _skip_legacy_fit_torch_memory,
-                "skip the legacy dump",
-            )
+            patching.Patch("SeparateRayPPOTrainer._fit_torch_memory", _skip_legacy_fit_torch_memory, "skip it"),
         ]
     return []
 

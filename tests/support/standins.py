@@ -1,0 +1,468 @@
+"""Stand-ins for the GPU-bound parts of verl's PPO trainer, so its real ``fit()`` runs on CPU.
+
+Everything around these classes is verl's own: ``RayPPOTrainer``, ``RayWorkerGroup`` dispatch and
+collect, the reward loop workers, the checkpoint engine manager, ``DistProfiler`` and
+``TorchMemoryProfiler``. What is replaced, and why:
+
+* ``EngineStyleActor`` / ``FsdpStyleActor``: the actor workers. They are real verl ``Worker`` +
+  ``DistProfilerExtension`` subclasses with methods registered by verl's ``@register``, and they
+  build their ``DistProfiler`` from ``config.actor.profiler`` the way verl's workers do, so a config
+  edit made on the trainer's side reaches a real profiler. Only the model math is fake.
+  ``FsdpStyleActor`` adds the legacy ``dump_memory_snapshot`` of verl 0.7.1's FSDP workers; the
+  engine workers (and every worker of verl >= 0.8) lack it.
+* ``StubCriticWorker``: the critic, speaking both critic APIs (the legacy worker API of 0.7.x and the
+  ``TrainingWorker`` API that 0.9.x's trainer drives).
+* ``StubAgentLoopManager``: generation (vLLM/SGLang servers + agent loops). It answers from the
+  ground truth and scores through verl's real reward loop workers.
+* ``StubReplica``: a rollout replica without servers, because 0.9.x's trainer always launches one.
+* ``CPUResourcePoolManager``: verl's pool manager hard-codes GPUs.
+* ``TinyGSM8K``: an in-memory dataset in the shape ``RLHFDataset`` yields.
+
+Every call to a stand-in worker is appended as one JSON line ``{"method": ..., "kwargs": {...}}`` to
+``$VERL_COMPAT_TEST_CALL_LOG/<log name>-rank<R>.jsonl`` (log names ``actor``, ``critic`` and
+``agent_loop_manager``). ``kwargs`` are the arguments as passed; data batches appear as
+``"<DataProto>"``/``"<TensorDict>"``. The first line of a worker's log is ``__init__`` with the
+settings its real ``DistProfiler`` got. A file, rather than worker memory, because it survives failed runs and
+works the same whether the trainer runs in the test process or in verl's TaskRunner actor.
+
+Version differences are decided by what verl objects offer (input types, signatures, config
+attributes), never by ``verl.__version__``. This module must stay importable in Ray worker
+processes: the harness puts its folder on their ``PYTHONPATH``.
+"""
+
+import functools
+import inspect
+import json
+import os
+
+import numpy as np
+import ray
+import torch
+from omegaconf import OmegaConf
+from tensordict import TensorDict
+from torch.utils.data import Dataset
+from verl import DataProto
+from verl.single_controller.base import Worker
+from verl.single_controller.base.decorator import Dispatch, make_nd_compute_dataproto_dispatch_fn, register
+from verl.single_controller.ray.base import RayResourcePool, ResourcePoolManager
+from verl.utils import hf_tokenizer
+from verl.utils import tensordict_utils as tu
+from verl.utils.config import omega_conf_to_dataclass
+from verl.utils.profiler import DistProfiler, DistProfilerExtension, ProfilerConfig
+
+CALL_LOG_ENV = "VERL_COMPAT_TEST_CALL_LOG"
+ROLLOUT_NAME = "cpu_stub"
+
+
+# ----------------------------------------------------------------------------------- call log
+def _jsonable(value):
+    """Summarise what JSON cannot hold: numpy scalars become numbers, data batches their type name."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return f"<{type(value).__name__}>"
+
+
+def log_call(log_name: str, rank: int, method: str, kwargs: dict) -> None:
+    """Append one call to this rank's JSON-lines log; a no-op outside the harness."""
+    log_dir = os.environ.get(CALL_LOG_ENV)
+    if not log_dir:
+        return
+    line = json.dumps({"method": method, "kwargs": kwargs}, default=_jsonable)
+    with open(os.path.join(log_dir, f"{log_name}-rank{rank}.jsonl"), "a") as f:
+        f.write(line + "\n")
+
+
+def _logged(fn):
+    """Log each call (name + the arguments as passed) before running ``fn``.
+
+    The arguments are bound to ``fn``'s signature first, so a call the signature rejects raises
+    ``TypeError`` unlogged, exactly as calling a real worker with it would.
+    """
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        arguments = dict(sig.bind(self, *args, **kwargs).arguments)
+        del arguments["self"]
+        for name, param in sig.parameters.items():
+            if param.kind is param.VAR_KEYWORD:
+                arguments.update(arguments.pop(name, {}))
+        self.log_call(fn.__name__, arguments)
+        return fn(self, *args, **kwargs)
+
+    return wrapper
+
+
+def _redeclared(name: str):
+    """Re-declare ``DistProfilerExtension.<name>`` as verl's FSDP workers do, with logging.
+
+    It keeps the installed release's exact signature (0.9.1's ``stop_profile(run_command=True)``,
+    0.7.1's argument-less one) and delegates to the real method, i.e. to the real ``DistProfiler``.
+    """
+    base = getattr(DistProfilerExtension, name)
+
+    @functools.wraps(base)
+    def method(self, *args, **kwargs):
+        return base(self, *args, **kwargs)
+
+    return register(dispatch_mode=Dispatch.ONE_TO_ALL)(_logged(method))
+
+
+def _dist_profiler(rank: int, profiler_cfg, **kwargs) -> DistProfiler:
+    """Build a DistProfiler from a role's ``profiler`` config the way verl's workers do.
+
+    ``ProfilerConfig`` via ``omega_conf_to_dataclass``, plus the ``tool_config`` entry of the
+    selected tool (``TorchMemoryToolConfig`` for torch_memory). verl gates the latter on a per-release
+    list of tools; every tool on those lists has a ``tool_config`` entry, so "has an entry" is the
+    same rule without the list.
+    """
+    if profiler_cfg is None:  # e.g. 0.9.x TrainingWorkerConfig.profiler_config left unset
+        return DistProfiler(rank=rank, config=None, **kwargs)
+    config = omega_conf_to_dataclass(profiler_cfg, dataclass_type=ProfilerConfig)
+    tool = profiler_cfg.get("tool", None)
+    tool_cfg = (profiler_cfg.get("tool_config", None) or {}).get(tool) if tool else None
+    tool_config = omega_conf_to_dataclass(tool_cfg) if tool_cfg is not None else None
+    return DistProfiler(rank=rank, config=config, tool_config=tool_config, **kwargs)
+
+
+class _StandInWorker(Worker, DistProfilerExtension):
+    """Shared by the worker stand-ins: call logging and the re-declared profiler entry points."""
+
+    log_name = ""
+
+    def log_call(self, method: str, kwargs: dict) -> None:
+        log_call(self.log_name, self.rank, method, kwargs)
+
+    def _log_init(self, **kwargs) -> None:
+        """Log construction with the settings the real DistProfiler got: on CPU no snapshot is
+        written, so this is how a test sees which ranks profile (enable/all_ranks/ranks)."""
+        config = self.profiler.config
+        settings = {key: getattr(config, key, None) for key in ("tool", "enable", "all_ranks", "save_path")}
+        settings["ranks"] = list(getattr(config, "ranks", None) or [])
+        self.log_call("__init__", {**kwargs, "profiler": settings})
+
+    start_profile = _redeclared("start_profile")
+    stop_profile = _redeclared("stop_profile")
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def save_checkpoint(self, local_path, hdfs_path=None, global_step=0, max_ckpt_to_keep=None):
+        os.makedirs(local_path, exist_ok=True)  # the checkpoint tree is part of what tests look at
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def load_checkpoint(self, local_path, hdfs_path=None, del_local_after_load=False):
+        pass
+
+
+def _zeros_like_tokens(data: TensorDict) -> torch.Tensor:
+    """A float nested tensor shaped like the no-padding ``input_ids`` (one value per token)."""
+    input_ids = data["input_ids"]
+    return torch.nested.nested_tensor_from_jagged(torch.zeros(input_ids.values().shape[0]), offsets=input_ids.offsets())
+
+
+def _zeros_per_response_token(data: DataProto) -> torch.Tensor:
+    return torch.zeros(data.batch["responses"].shape, dtype=torch.float32)
+
+
+def _metrics(data, **metrics):
+    """A worker's metrics reply: ``DataProto`` meta_info on the legacy path, a TensorDict otherwise."""
+    if isinstance(data, DataProto):
+        return DataProto(meta_info={"metrics": metrics})
+    return tu.get_tensordict(tensor_dict={}, non_tensor_dict={"metrics": {"mfu": 0.0, **metrics}})
+
+
+# ----------------------------------------------------------------------------------- workers
+class EngineStyleActor(_StandInWorker):
+    """The actor/rollout worker (``Role.ActorRollout``), shaped like ``engine_workers.ActorRolloutRefWorker``.
+
+    No ``dump_memory_snapshot``: on verl 0.7.1 the trainer's legacy per-step call therefore fails
+    with the ``AttributeError`` users hit with engine workers. The compute path follows the input
+    type: ``DataProto`` (0.7.1's legacy path) or no-padding ``TensorDict`` (0.9.1). 0.7.1's own
+    TensorDict path (``trainer.use_legacy_worker_impl=disable``) cannot run on CPU: the trainer's
+    padding conversion imports ``flash_attn``.
+    """
+
+    log_name = "actor"
+
+    def __init__(self, config, role, **kwargs):
+        Worker.__init__(self)
+        self.config = config  # the actor_rollout_ref subtree, as verl passes it
+        DistProfilerExtension.__init__(self, self._build_profiler(role))
+        self._register_dispatch_collect_info("actor", dp_rank=self.rank, is_collect=True)  # for _balance_batch
+        self._log_init(role=role)
+
+    def _build_profiler(self, role):
+        kwargs = {}
+        if "save_file_prefix" in inspect.signature(DistProfiler.__init__).parameters:
+            kwargs["save_file_prefix"] = role  # 0.9.x workers label their traces with the role
+        return _dist_profiler(self.rank, self.config.actor.get("profiler", None), **kwargs)
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def init_model(self):
+        pass
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))
+    @_logged
+    def compute_log_prob(self, data):
+        if isinstance(data, DataProto):
+            zeros = _zeros_per_response_token(data)
+            return DataProto.from_dict(
+                tensors={"old_log_probs": zeros, "entropys": zeros.clone()},
+                meta_info={"temperature": self.config.rollout.temperature},
+            )
+        return tu.get_tensordict(
+            tensor_dict={"log_probs": _zeros_like_tokens(data), "entropy": _zeros_like_tokens(data)},
+            non_tensor_dict={"metrics": {"mfu": 0.0}},
+        )
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))
+    @_logged
+    def update_actor(self, data):
+        return _metrics(data, pg_loss=0.0)
+
+    # Non-blocking: CheckpointEngineManager(naive) does ray.get() on what the worker group returns.
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL, blocking=False)
+    @_logged
+    def update_weights(self, global_steps=None, **kwargs):
+        return True
+
+
+class FsdpStyleActor(EngineStyleActor):
+    """The actor with the legacy ``dump_memory_snapshot`` of verl 0.7.1's FSDP workers."""
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def dump_memory_snapshot(self, tag="manual", sub_dir=None):
+        # Body of verl 0.7.1 fsdp_workers.ActorRolloutRefWorker.dump_memory_snapshot: every rank
+        # dumps, whatever enable/all_ranks/ranks say; errors are swallowed.
+        if hasattr(self, "profiler") and hasattr(self.profiler, "_impl"):
+            try:
+                if hasattr(self.profiler._impl, "sampler"):
+                    out_dir = OmegaConf.select(self.config, "actor.profiler.save_path") or "."
+                    self.profiler._impl.sampler.dump_memory_snapshot(out_dir=out_dir, tag=tag, sub_dir=sub_dir)
+            except Exception:
+                pass
+
+
+class StubCriticWorker(_StandInWorker):
+    """The critic (``Role.Critic``), speaking both critic APIs verl's trainers use.
+
+    0.7.x drives the legacy worker API (``init_model``, ``compute_values``, ``update_critic``; mesh
+    ``critic``) with a ``CriticConfig``. 0.9.x drives ``TrainingWorker``'s (``reset``,
+    ``set_loss_fn``, non-blocking ``infer_batch``/``train_mini_batch``; mesh ``train``) with a
+    ``TrainingWorkerConfig``. The unused half is never called.
+    """
+
+    log_name = "critic"
+
+    def __init__(self, config):
+        Worker.__init__(self)
+        if hasattr(config, "profiler_config"):  # TrainingWorkerConfig
+            profiler_cfg = config.profiler_config
+        else:
+            profiler_cfg = config.get("profiler", None)
+        DistProfilerExtension.__init__(self, _dist_profiler(self.rank, profiler_cfg))
+        self._register_dispatch_collect_info("critic", dp_rank=self.rank, is_collect=True)
+        self._register_dispatch_collect_info("train", dp_rank=self.rank, is_collect=True)
+        self._log_init()
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def init_model(self):
+        pass
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="critic"))
+    @_logged
+    def compute_values(self, data):
+        return DataProto.from_dict(tensors={"values": _zeros_per_response_token(data)})
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="critic"))
+    @_logged
+    def update_critic(self, data):
+        return _metrics(data, vf_loss=0.0)
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def reset(self):
+        pass
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    @_logged
+    def set_loss_fn(self, loss_fn):
+        pass
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="train"), blocking=False)
+    @_logged
+    def infer_batch(self, data):
+        return tu.get_tensordict(
+            tensor_dict={"values": _zeros_like_tokens(data)}, non_tensor_dict={"metrics": {"mfu": 0.0}}
+        )
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="train"), blocking=False)
+    @_logged
+    def train_mini_batch(self, data):
+        return _metrics(data, loss=0.0)
+
+
+# ----------------------------------------------------------------------------------- rollout side
+class StubAgentLoopManager:
+    """Generation without an inference server; loaded by verl from
+    ``actor_rollout_ref.rollout.agent.agent_loop_manager_class=standins.StubAgentLoopManager``.
+
+    For each prompt it renders the real chat template, answers ``the answer is #### N`` (right for
+    even ``extra_info.index``, off by one for odd ones), scores through verl's real reward loop
+    workers, and returns the batch ``AgentLoopWorker._postprocess`` would. It runs in the trainer's
+    process; its profiling calls go to the ``agent_loop_manager`` log.
+    """
+
+    def __init__(self, config, reward_loop_worker_handles):
+        assert reward_loop_worker_handles, "stand-in scores through verl's reward loop workers"
+        self.config = config
+        self.reward_workers = reward_loop_worker_handles
+        self.tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
+        self.rollout_replicas = []  # 0.7.1's CheckpointEngineManager takes the replicas from here
+
+    @classmethod
+    def create(cls, config, reward_loop_worker_handles=None, **kwargs):
+        # 0.7.1 also passes worker_group/rollout_resource_pool, 0.9.1 llm_client/teacher_client.
+        return cls(config, reward_loop_worker_handles)
+
+    def start_profile(self, **kwargs):
+        log_call("agent_loop_manager", 0, "start_profile", kwargs)
+
+    def stop_profile(self, **kwargs):
+        log_call("agent_loop_manager", 0, "stop_profile", kwargs)
+
+    def _encode(self, text: str) -> list[int]:
+        return self.tokenizer.encode(text, add_special_tokens=False)
+
+    def generate_sequences(self, prompts: DataProto) -> DataProto:
+        tok, data_cfg = self.tokenizer, self.config.data
+        p_len, r_len = data_cfg.max_prompt_length, data_cfg.max_response_length
+        nt = prompts.non_tensor_batch
+        prompt_ids, response_ids = [], []
+        rows = zip(nt["raw_prompt"], nt["reward_model"], nt["extra_info"], strict=True)
+        for messages, reward_model, extra_info in rows:
+            text = tok.apply_chat_template(list(messages), add_generation_prompt=True, tokenize=False)
+            answer = int(reward_model["ground_truth"]) + extra_info["index"] % 2
+            prompt_ids.append(self._encode(text)[-p_len:])
+            response_ids.append((self._encode(f"the answer is #### {answer}") + [tok.eos_token_id])[:r_len])
+
+        def pad(rows, length, left):
+            ids = torch.full((len(rows), length), tok.pad_token_id, dtype=torch.long)
+            mask = torch.zeros((len(rows), length), dtype=torch.long)
+            for i, row in enumerate(rows):
+                span = slice(length - len(row), length) if left else slice(0, len(row))
+                ids[i, span], mask[i, span] = torch.tensor(row), 1
+            return ids, mask
+
+        prompts_t, prompt_mask = pad(prompt_ids, p_len, left=True)
+        responses_t, response_mask = pad(response_ids, r_len, left=False)
+        attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
+        tensors = {
+            "prompts": prompts_t,
+            "responses": responses_t,
+            "response_mask": response_mask,
+            "input_ids": torch.cat([prompts_t, responses_t], dim=1),
+            "attention_mask": attention_mask,
+            "position_ids": torch.clamp(attention_mask.cumsum(dim=1) - 1, min=0),
+        }
+
+        # Score with verl's RewardLoopWorker (the first: compose_config starts one), on what the real
+        # agent loop hands it.
+        to_score = DataProto.from_dict(
+            tensors=tensors,
+            non_tensors={key: nt[key] for key in ("data_source", "reward_model", "extra_info")},
+        )
+        results = ray.get(self.reward_workers[0].compute_score_batch.remote(to_score))
+        rm_scores = torch.zeros(responses_t.shape, dtype=torch.float32)
+        rm_scores[torch.arange(len(results)), response_mask.sum(dim=1) - 1] = torch.tensor(
+            [r["reward_score"] for r in results], dtype=torch.float32
+        )
+        tensors["rm_scores"] = rm_scores
+
+        extra_keys = list(results[0].get("reward_extra_info", {}))
+        non_tensors = {key: np.array([r["reward_extra_info"][key] for r in results]) for key in extra_keys}
+        non_tensors["__num_turns__"] = np.full(len(results), 2, dtype=np.int32)
+        # fit() iterates this unconditionally; the real agent loop sets it for multimodal data only.
+        non_tensors["multi_modal_inputs"] = np.array([{} for _ in results], dtype=object)
+        return DataProto.from_dict(
+            tensors=tensors, non_tensors=non_tensors, meta_info={"timing": {}, "reward_extra_keys": extra_keys}
+        )
+
+
+def register_cpu_rollout() -> None:
+    """Make ``rollout.name=cpu_stub`` resolve to a ``StubReplica``; call it in the trainer's process.
+
+    0.9.x's ``init_workers`` always builds an ``LLMServerManager``, which resolves ``rollout.name``
+    through this registry (vllm/sglang would import those packages). 0.7.x has the same registry but
+    only the replaced ``AgentLoopManager`` reads it; registering there keeps one config for both.
+    Idempotent.
+    """
+    from verl.workers.rollout.replica import RolloutReplicaRegistry
+
+    RolloutReplicaRegistry.register(ROLLOUT_NAME, _stub_replica_class)
+
+
+def _stub_replica_class():
+    from verl.workers.rollout.replica import RolloutReplica
+
+    class StubReplica(RolloutReplica):
+        """A replica with no servers: sleep/wake_up/profile gather over an empty list."""
+
+        async def launch_servers(self):
+            self.servers = []
+            self._server_address = f"{ROLLOUT_NAME}-{self.replica_rank}"
+
+    return StubReplica
+
+
+class CPUResourcePoolManager(ResourcePoolManager):
+    """verl's manager with CPU bundles of one CPU each.
+
+    verl's ``create_resource_pool`` asks for GPUs (and fails with "Total available GPUs 0"); its
+    ``max_colocate_count=3`` would make each bundle ask for 3 CPUs, and ``RayWorkerGroup`` waits
+    forever, silently, for a placement group that cannot fit.
+    """
+
+    def create_resource_pool(self):
+        for name, process_on_nodes in self.resource_pool_spec.items():
+            self.resource_pool_dict[name] = RayResourcePool(
+                process_on_nodes=process_on_nodes, use_gpu=False, max_colocate_count=1, name_prefix=name
+            )
+
+
+# ----------------------------------------------------------------------------------- data
+class TinyGSM8K(Dataset):
+    """Eight gsm8k-style rows ``what is A plus B ?``, shaped like ``RLHFDataset.__getitem__`` output.
+
+    Loaded by verl from ``data.custom_cls.path=pkg://standins data.custom_cls.name=TinyGSM8K``;
+    the file arguments are ignored. Since verl 0.7 the dataset does not tokenize: the agent loop does.
+    """
+
+    SIZE = 8
+    # Every word of the rows, of the harness's chat template and of the stand-in's answers.
+    VOCAB = ["<pad>", "<unk>", "<s>", "</s>", "user", "assistant", ":", "what", "is", "plus", "?"]
+    VOCAB += ["the", "answer", "####"] + [str(n) for n in range(100)]
+
+    def __init__(self, data_files=None, tokenizer=None, processor=None, config=None, max_samples=-1, **kwargs):
+        self.size = self.SIZE if max_samples is None or max_samples < 0 else min(self.SIZE, max_samples)
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, i):
+        a, b = i + 1, 2 * i + 3
+        return {
+            "raw_prompt": [{"role": "user", "content": f"what is {a} plus {b} ?"}],
+            "dummy_tensor": torch.tensor([0], dtype=torch.uint8),
+            "data_source": "openai/gsm8k",
+            "reward_model": {"style": "rule", "ground_truth": str(a + b)},
+            "extra_info": {"index": i},
+            "index": i,
+            "tools_kwargs": {},
+            "interaction_kwargs": {},
+            "agent_name": "single_turn_agent",
+        }

@@ -205,6 +205,7 @@ class FitResult:
     trainer: Any = None  # the RayPPOTrainer (None when it ran inside verl's TaskRunner actor)
     error: BaseException | None = None  # raised by init_workers()/fit()/run_ppo(), not swallowed
     wall_s: float = 0.0
+    fit_s: float = 0.0  # fit() alone (run_fit only): what per-step overhead comparisons divide
     calls: dict[str, list[list[dict]]] = field(default_factory=dict)  # log name -> per-rank call lists
 
     @property
@@ -295,7 +296,9 @@ def run_fit(config: DictConfig, actor: str = "engine") -> FitResult:
             resource_pool_manager=pools,
         )
         result.trainer.init_workers()
+        start = time.monotonic()
         result.trainer.fit()
+        result.fit_s = time.monotonic() - start
     return result
 
 

@@ -1,0 +1,373 @@
+"""``verl-compat migrate`` on realistic launch scripts and YAML configs: golden outputs, refusals,
+``--check`` / ``--diff``, atomic in-place writes, and the missing-dependency message."""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from verl_compat import cli, migrate
+
+DATA = Path(__file__).parent / "data" / "migrate"
+GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if ".migrated." not in path.name)
+# Extra arguments per golden input; the others derive the steps from trainer.total_training_steps.
+GOLDEN_ARGS = {"legacy_last_line.sh": ["--steps", "2,4"]}
+LEGACY_LINE = "actor_rollout_ref.actor.profiler.tool=torch_memory"
+
+
+def golden_output(name: str) -> Path:
+    stem, suffix = name.rsplit(".", 1)
+    return DATA / f"{stem}.migrated.{suffix}"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def run_migrate(*args) -> int:
+    return cli.main(["migrate", *map(str, args)])
+
+
+@pytest.mark.parametrize("name", GOLDEN_INPUTS)
+def test_golden_in_place_then_idempotent(tmp_path, capsys, name):
+    path = shutil.copy(DATA / name, tmp_path / name)
+    expected = golden_output(name).read_text()
+
+    assert run_migrate(*GOLDEN_ARGS.get(name, []), path) == 0
+    assert Path(path).read_text() == expected
+    assert f"migrated {path}" in capsys.readouterr().err
+
+    assert run_migrate("--check", path) == 0, "a second run finds nothing left to migrate"
+    assert run_migrate(path) == 0
+    assert Path(path).read_text() == expected
+    assert capsys.readouterr().err == ""
+
+
+def test_check_reports_without_writing(tmp_path, capsys):
+    legacy = shutil.copy(DATA / "grpo_gsm8k_legacy.sh", tmp_path)
+    migrated = shutil.copy(golden_output("overlay_legacy.yaml"), tmp_path)
+    before = Path(legacy).read_bytes()
+
+    assert run_migrate("--check", legacy, migrated) == 1
+    assert Path(legacy).read_bytes() == before
+    assert capsys.readouterr().err == f"would migrate {legacy}\n"
+    assert run_migrate("--check", migrated) == 0
+
+
+def test_check_passes_on_files_without_the_legacy_key(tmp_path):
+    script = write(
+        tmp_path,
+        "nsys.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            global_profiler.tool=nsys \\
+            global_profiler.steps=[1,2] \\
+            actor_rollout_ref.actor.profiler.enable=True
+        """,
+    )
+    config = write(tmp_path, "config.yaml", "global_profiler:\n  tool: torch\n  steps: [3]\n")
+    assert run_migrate("--check", script, config) == 0
+
+
+def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, capsys):
+    script = write(
+        tmp_path,
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory \\
+            trainer.total_training_steps=2
+        """,
+    )
+    before = script.read_text()
+
+    assert run_migrate("--diff", script) == 0
+    assert script.read_text() == before
+    assert capsys.readouterr().out == textwrap.dedent(f"""\
+        --- {script}
+        +++ {script}
+        @@ -1,3 +1,6 @@
+         python3 -m verl.trainer.main_ppo \\
+        -    actor_rollout_ref.actor.profiler.tool=torch_memory \\
+        +    global_profiler.tool=torch_memory \\
+        +    global_profiler.steps=[1,2] \\
+        +    actor_rollout_ref.actor.profiler.enable=True \\
+        +    actor_rollout_ref.actor.profiler.all_ranks=True \\
+             trainer.total_training_steps=2
+        """)
+    assert run_migrate("--diff", "--check", script) == 1
+
+    script.write_text(f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1")
+    capsys.readouterr()
+    assert run_migrate("--diff", script) == 0
+    assert capsys.readouterr().out.endswith("=1\n\\ No newline at end of file\n")
+
+
+REFUSALS = {
+    "no step count": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.total_epochs=15 \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory
+        """,
+        [3],
+        "pass --steps",
+    ),
+    "step count only the shell knows": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory \\
+            trainer.total_training_steps=$STEPS
+        """,
+        [2, 3],
+        "pass --steps",
+    ),
+    "different save paths": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            global_profiler.save_path=/data/profiles \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory \\
+            actor_rollout_ref.actor.profiler.save_path=/scratch/mem \\
+            trainer.total_training_steps=3
+        """,
+        [2, 4],
+        "differ",
+    ),
+    "enable=False next to steps": (
+        "overlay.yaml",
+        """\
+        global_profiler:
+          tool: torch_memory
+          steps: [1, 2]
+        actor_rollout_ref:
+          actor:
+            profiler:
+              enable: False  # on purpose?
+        """,
+        [3, 7],
+        "turns the actor's profiler off",
+    ),
+    "another global tool": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            global_profiler.tool=nsys \\
+            global_profiler.steps=[1] \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory
+        """,
+        [2, 4],
+        "disagree",
+    ),
+    "two values for one key": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.total_training_steps=3 \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory \\
+            trainer.total_training_steps=9
+        """,
+        [2, 4],
+        "is set to 3 and to 9",
+    ),
+    "arrays used by two commands": (
+        "run.sh",
+        """\
+        PROFILE=(
+            actor_rollout_ref.actor.profiler.tool=torch_memory
+        )
+        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_training_steps=3
+        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_training_steps=3 trainer.seed=2
+        """,
+        [4, 5],
+        "several commands",
+    ),
+    "legacy key inside a shell variable": (
+        "run.sh",
+        """\
+        EXTRA="actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3"
+        python3 -m verl.trainer.main_ppo $EXTRA
+        """,
+        [1],
+        "by hand",
+    ),
+    "enable from the environment": (
+        "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.actor.profiler.tool=torch_memory \\
+            actor_rollout_ref.actor.profiler.enable=${ENABLE:-False} \\
+            trainer.total_training_steps=3
+        """,
+        [3],
+        "comes from the shell",
+    ),
+    "flow-style YAML mapping": (
+        "overlay.yaml",
+        """\
+        trainer: {total_training_steps: 2}
+        actor_rollout_ref:
+          actor:
+            profiler: {tool: torch_memory}
+        """,
+        [4],
+        "block-style",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=list(REFUSALS))
+def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
+    name, text, lines, reason = REFUSALS[case]
+    path = write(tmp_path, name, text)
+    before = path.read_bytes()
+
+    assert run_migrate(path) == 2
+    assert path.read_bytes() == before
+    message = capsys.readouterr().err
+    assert message.startswith(", ".join(f"{path}:{line}" for line in lines) + ": "), message
+    assert reason in message and message.endswith("; not migrated\n") and message.count("\n") == 1
+
+
+def test_refused_and_unreadable_files_do_not_stop_the_others(tmp_path, capsys):
+    refused = write(tmp_path, "refused.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    broken = write(tmp_path, "broken.yaml", "actor_rollout_ref: [unclosed\n")
+    good = write(
+        tmp_path, "good.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
+    )
+
+    assert run_migrate(tmp_path / "missing.sh", refused, broken, good) == 2
+    assert LEGACY_LINE not in good.read_text()
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'missing.sh'}: cannot read: " in err
+    assert f"{broken}: cannot read: " in err
+    assert f"{refused}:1: " in err
+    assert f"migrated {good}" in err
+
+
+def test_steps_option_wins_over_the_total_and_accepts_both_spellings(tmp_path):
+    for spelling in ("1,3", "[1,3]"):
+        script = write(
+            tmp_path, "run.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=9\n"
+        )
+        assert run_migrate("--steps", spelling, script) == 0
+        assert "global_profiler.steps=[1,3]" in script.read_text()
+
+
+@pytest.mark.parametrize("steps", ["", "0,1", "a,b", "1,,2"])
+def test_bad_steps_option_is_a_usage_error(tmp_path, steps):
+    with pytest.raises(SystemExit) as exit_info:
+        run_migrate("--steps", steps, tmp_path / "run.sh")
+    assert exit_info.value.code == 2
+
+
+def test_in_place_write_keeps_mode_line_endings_and_symlinks(tmp_path):
+    real = tmp_path / "real.sh"
+    real.write_bytes(
+        f"python3 -m verl.trainer.main_ppo \\\r\n  {LEGACY_LINE} \\\r\n  trainer.total_training_steps=1\r\n".encode()
+    )
+    real.chmod(0o750)
+    link = tmp_path / "link.sh"
+    link.symlink_to(real)
+
+    assert run_migrate(link) == 0
+    assert link.is_symlink() and stat.S_IMODE(real.stat().st_mode) == 0o750
+    assert real.read_bytes().count(b"\r\n") == 6 and b"\n" not in real.read_bytes().replace(b"\r\n", b"")
+    assert sorted(os.listdir(tmp_path)) == ["link.sh", "real.sh"], "no temporary file left behind"
+
+
+def test_yaml_edits_keep_every_other_byte(tmp_path):
+    """ruamel.yaml finds the nodes; only their lines change (a round-trip dump would turn verl's
+    ``False`` into ``false`` and re-indent the sequences below)."""
+    overlay = write(
+        tmp_path,
+        "overlay.yaml",
+        """\
+        defaults:
+            - ppo_trainer   # four-space sequence indent
+            - _self_
+        data: {train_batch_size: 8}
+        actor_rollout_ref:
+          actor:
+            use_dynamic_bsz: False
+            profiler:
+              tool: torch_memory
+              all_ranks: no
+        trainer:
+          total_training_steps: 2
+        """,
+    )
+    assert run_migrate(overlay) == 0
+    assert overlay.read_text() == textwrap.dedent("""\
+        defaults:
+            - ppo_trainer   # four-space sequence indent
+            - _self_
+        data: {train_batch_size: 8}
+        actor_rollout_ref:
+          actor:
+            use_dynamic_bsz: False
+            profiler:
+              all_ranks: True
+              enable: True
+        trainer:
+          total_training_steps: 2
+        global_profiler:
+          tool: torch_memory
+          steps: [1, 2]
+        """)
+
+
+def test_migrate_function_reports_nothing_to_do_by_returning_the_text():
+    for text, yaml in [
+        ("python3 -m verl.trainer.main_ppo trainer.total_epochs=1\n", False),
+        ("", True),
+        ("- a\n", True),
+    ]:
+        assert migrate.migrate(text, yaml) == text
+
+
+def test_console_script_and_module_entry_point(tmp_path):
+    script = write(tmp_path, "run.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    console = Path(sys.executable).with_name("verl-compat")
+    for command in ([str(console)], [sys.executable, "-m", "verl_compat"]):
+        done = subprocess.run(
+            [*command, "migrate", "--check", "--steps", "1", str(script)], capture_output=True, text=True, cwd=tmp_path
+        )
+        assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n")
+
+
+def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
+    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback."""
+    block = textwrap.dedent("""\
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "ruamel":
+                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        sys.meta_path.insert(0, Block())
+        from verl_compat import cli
+        sys.exit(cli.main(["migrate", "--check", sys.argv[1]]))
+        """)
+    done = subprocess.run(
+        [sys.executable, "-c", block, str(tmp_path / "x.yaml")], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
+
+
+def test_pre_commit_hook_checks_shell_and_yaml():
+    from ruamel.yaml import YAML
+
+    (hook,) = YAML(typ="safe").load(Path(__file__).parents[2] / ".pre-commit-hooks.yaml")
+    assert hook["id"] == "verl-compat-migrate"
+    assert hook["entry"] == "verl-compat migrate --check"
+    assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml"}

@@ -110,3 +110,30 @@ def test_import_before_or_after_verl_patches_the_same(ray_trainer):
     )
     assert before == after
     assert "RayPPOTrainer._stop_profiling" in before
+
+
+def test_first_import_from_many_threads_patches_once():
+    out = _run(
+        """
+        import importlib, threading, wrapt
+        import verl_compat
+        from verl_compat.fixes import torch_memory
+
+        asked = []
+        patches = torch_memory.patches
+        torch_memory.patches = lambda module: asked.append(module.__name__) or patches(module)
+
+        barrier = threading.Barrier(8)
+        def first_import():
+            barrier.wait()
+            importlib.import_module("verl.trainer.ppo.ray_trainer")
+        threads = [threading.Thread(target=first_import) for _ in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+
+        from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+        chain = list(wrapt.wrapper_chain(RayPPOTrainer.__dict__["_stop_profiling"]))
+        print(asked.count("verl.trainer.ppo.ray_trainer"), len(chain))
+        """
+    )
+    assert out.splitlines()[-1] == "1 2"  # the hook ran once; one wrapper over the original

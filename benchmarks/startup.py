@@ -1,0 +1,162 @@
+"""Interpreter start-up with and without verl-compat installed, and what the bootstrap imports.
+
+    .venvs/verl-0.9.1/bin/python benchmarks/startup.py [--rounds 500] [--instructions] [--json out.json]
+
+Two pairs of environments in ``.bench/startup``, each pair differing only by the wheel built from
+this checkout (so by the auto-load ``.pth`` that runs at every start):
+
+- ``bare``: fresh virtualenvs with wrapt only;
+- ``verl``: the packages of a test environment (``--venv``, default ``.venvs/verl-0.9.1``: verl, torch,
+  Ray, ...), linked, as in an environment users install verl-compat into.
+
+A third ``verl`` environment holds, instead of verl-compat, a ``.pth`` whose one line is
+``import sys``: the floor of what any start-up hook through a ``.pth`` line costs.
+
+Times ``python -c pass`` in all four, interleaved in a shuffled order each round, all in this one
+run, and reports each pair's medians and their ratio. ``--instructions`` also counts the
+instructions of one start under valgrind (deterministic, with ``PYTHONHASHSEED=0``), which this
+shared 2-core machine's load cannot blur. Then lists the modules present at start-up only with
+verl-compat, and what the bootstrap's own import pulled in (``-X importtime``).
+"""
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from _envs import (
+    LEAVE_OUT,
+    REPO,
+    build_wheel,
+    clean_env,
+    farm,
+    interleaved,
+    load_average,
+    site_packages,
+    summary,
+    uv,
+    venv,
+)
+
+WORK = REPO / ".bench/startup"
+
+
+def startup_modules(python: Path) -> set:
+    code = "import sys; print(repr(sorted(sys.modules)))"
+    out = subprocess.run([str(python), "-c", code], env=clean_env(), capture_output=True, text=True, check=True)
+    return set(eval(out.stdout))
+
+
+def bootstrap_import(python: Path, runs: int = 30) -> tuple:
+    """(modules imported while importing the bootstrap, median self time in µs) from -X importtime."""
+    nested, self_us = [], []
+    for _ in range(runs):
+        err = subprocess.run(
+            [str(python), "-X", "importtime", "-c", "pass"], env=clean_env(), capture_output=True, text=True, check=True
+        ).stderr
+        entries = []
+        for line in err.splitlines():
+            fields = line.split("|")
+            if line.startswith("import time:") and len(fields) == 3 and fields[0].split(":")[1].strip().isdigit():
+                name = fields[2][1:]
+                entries.append((int(fields[0].split(":")[1]), len(name) - len(name.lstrip()), name.strip()))
+        (index,) = [i for i, entry in enumerate(entries) if entry[2] == "verl_compat_autoload"]
+        self_us.append(entries[index][0])
+        nested = []
+        for _, indent, name in reversed(entries[:index]):
+            if indent <= entries[index][1]:
+                break
+            nested.append(name)
+    return nested, statistics.median(self_us)
+
+
+def instructions(python: Path) -> int:
+    """Instructions executed by one ``python -c pass`` under valgrind."""
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", "pass"],
+        env=clean_env(PYTHONHASHSEED="0"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(next(line for line in result.stderr.splitlines() if "Collected" in line).split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=500)
+    parser.add_argument("--venv", type=Path, default=REPO / ".venvs/verl-0.9.1")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions under valgrind")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.instructions and not shutil.which("valgrind"):
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+
+    wheel = build_wheel(WORK / "dist")
+    pairs = {
+        "bare": (venv(WORK / "bare-without", "wrapt>=2.5"), venv(WORK / "bare-with", str(wheel))),
+        "verl": (
+            farm(WORK / "verl-without", args.venv / "bin/python", leave_out=LEAVE_OUT),
+            farm(WORK / "verl-with", args.venv / "bin/python", leave_out=LEAVE_OUT),
+        ),
+    }
+    uv("pip", "install", "-q", "--compile-bytecode", "--no-deps", "-p", str(pairs["verl"][1]), str(wheel))
+    floor = farm(WORK / "verl-floor", args.venv / "bin/python", leave_out=LEAVE_OUT)
+    (site_packages(floor) / "floor.pth").write_text("import sys\n")
+
+    load_before = load_average()
+    commands = {
+        f"{pair}/{side}": [str(python), "-c", "pass"]
+        for pair, pythons in pairs.items()
+        for side, python in zip(("without", "with"), pythons)
+    }
+    commands["verl/floor"] = [str(floor), "-c", "pass"]
+    times = interleaved(commands, args.rounds)
+    result = {"python": sys.version.split()[0], "rounds": args.rounds, "load_average": [load_before, load_average()]}
+    print(
+        f"python -c pass, {args.rounds} interleaved rounds (load average before / after: {load_before} / {load_average()})"
+    )
+    for pair, (without, with_) in pairs.items():
+        a, b = times[f"{pair}/without"], times[f"{pair}/with"]
+        entry = {
+            "without": summary(a),
+            "with": summary(b),
+            "ratio_of_medians": statistics.median(b) / statistics.median(a),
+            "median_paired_ratio": statistics.median(w / wo for w, wo in zip(b, a)),
+        }
+        print(
+            f"  {pair:5} without {entry['without']['median_ms']:.2f} ms, with {entry['with']['median_ms']:.2f} ms: "
+            f"ratio of medians {entry['ratio_of_medians']:.4f}, median of paired ratios {entry['median_paired_ratio']:.4f}"
+        )
+        if args.instructions:
+            entry["instructions"] = [instructions(without), instructions(with_)]
+            ratio = entry["instructions"][1] / entry["instructions"][0]
+            entry["instructions_ratio"] = ratio
+            print(
+                f"        instructions (valgrind) {entry['instructions'][0]:,} -> {entry['instructions'][1]:,}: ratio {ratio:.4f}"
+            )
+        result[pair] = entry
+    floor_ratio = statistics.median(times["verl/floor"]) / statistics.median(times["verl/without"])
+    result["verl"]["floor_ratio_of_medians"] = floor_ratio
+    print(f"  verl with a one-line `import sys` .pth instead (the floor of any .pth hook): ratio {floor_ratio:.4f}")
+
+    extra = sorted(startup_modules(pairs["verl"][1]) - startup_modules(pairs["verl"][0]))
+    nested, self_us = bootstrap_import(pairs["bare"][1])
+    result["modules_added_at_startup"] = extra
+    result["outside_stdlib"] = [
+        m for m in extra if m != "verl_compat_autoload" and m.split(".")[0] not in sys.stdlib_module_names
+    ]
+    result["imported_by_the_bootstrap"] = nested
+    result["bootstrap_self_import_us"] = self_us
+    print(f"modules present at start-up only with verl-compat: {extra}")
+    print(f"  of which outside the standard library, the bootstrap aside: {result['outside_stdlib'] or 'none'}")
+    print(f"imported by the bootstrap's own import: {nested or 'nothing'}; its self time {self_us:.0f} µs (median)")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""verl-compat reaches the trainer where production builds it: inside verl's TaskRunner Ray actor.
+
+Each scenario is a user's launcher in its own interpreter (``reach_launcher.py``): verl's real
+``run_ppo`` with a TaskRunner subclass mapping the roles to the CPU stand-ins, 3 steps, the legacy
+``actor_rollout_ref.actor.profiler.tool=torch_memory`` key only, and Ray started by ``run_ppo``.
+
+- Auto-load: verl-compat installed in the environment (this test venv), the launcher imports
+  nothing from it, Ray local. Baseline: ``VERL_COMPAT_DISABLE=1`` exported to the workers.
+- PYTHONPATH only: verl-compat importable in the launcher only through ``PYTHONPATH`` (no ``.pth``),
+  ``import verl_compat`` at the script's top, against a cluster started beforehand with
+  ``ray start --head`` in its own environment, which has neither verl-compat nor wrapt. Works with
+  propagation; does not with propagation off (so propagation is what carried it); and when
+  verl-compat cannot be shipped the run is exactly the baseline: no worker dies on ``import verl``.
+
+Expected outcomes come from the installed verl, not its version string: where ``fit()`` still makes
+the legacy ``dump_memory_snapshot`` call (<= 0.7.x) the baseline crashes with the users'
+AttributeError on engine workers (the launcher picks them where verl has the switch, 0.7.x), or,
+on an actor that still has the method (0.6.x builds only FSDP actors), dumps into folders labelled
+one step late; later releases silently write no step folder.
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from harness import TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT
+
+REPO = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).resolve().parent / "reach_launcher.py"
+FIXED_STEPS = ["step1", "step2", "step3"]
+TASK_RUNNER_WARNING = re.compile(r"^\(CPUTaskRunner pid=\d+\).*VerlCompatDeprecationWarning", re.MULTILINE)
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Ray colours the prefixes of the workers' lines
+NOT_IN_CLUSTER = ("verl_compat", "wrapt")  # the cluster's environment has neither
+
+
+def clean_env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHONPATH", "RAY_ADDRESS"))}
+    env.update(extra)
+    return env
+
+
+def launch(python, workdir, *flags, env) -> tuple:
+    """Run the launcher from ``workdir`` (never from the checkout: Ray puts the driver's working
+    directory on the workers' ``sys.path``); return its JSON report and its combined output."""
+    result = subprocess.run(
+        [str(python), str(LAUNCHER), str(workdir), *flags],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    output = ANSI.sub("", result.stdout + result.stderr)
+    assert result.returncode == 0, output[-6000:]
+    return json.loads(result.stdout.strip().splitlines()[-1]), output
+
+
+def assert_fixed(report, output):
+    assert (report["error"], report["steps"]) == (None, FIXED_STEPS), report
+    assert TASK_RUNNER_WARNING.search(output), "no deprecation warning from the TaskRunner actor"
+
+
+def assert_baseline(report):
+    if not TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:  # verl >= 0.8: the silence
+        assert (report["error"], report["steps"]) == (None, []), report
+    elif report["actor_dumps_legacy"]:  # 0.6.x's FSDP actor: the legacy dumps, labelled one step late
+        assert (report["error"], report["steps"]) == (None, ["step2", "step3", "step4"]), report
+    else:  # engine workers: the crash of verl #6180/#6181
+        assert "AttributeError" in report["error"] and "dump_memory_snapshot" in report["error"], report
+
+
+# --- auto-load ---------------------------------------------------------------------------------
+
+
+def test_auto_load_reaches_the_task_runner(tmp_path):
+    report, output = launch(sys.executable, tmp_path, env=clean_env())
+    assert_fixed(report, output)
+
+
+def test_auto_load_baseline_without_the_shim(tmp_path):
+    report, _ = launch(sys.executable, tmp_path, env=clean_env(VERL_COMPAT_DISABLE="1"))
+    assert_baseline(report)
+
+
+# --- PYTHONPATH only, against a `ray start` cluster ----------------------------------------------
+
+
+def farm(path: Path, leave_out: tuple) -> Path:
+    """A virtualenv with every package of this test venv but ``leave_out`` (each linked, not copied);
+    returns its python. Its site-packages has no verl-compat ``.pth``: nothing auto-loads there."""
+    subprocess.run([str(REPO / ".venvs/_uv/bin/uv"), "venv", "-q", "-p", sys.executable, str(path)], check=True)
+    source = Path(sysconfig.get_paths()["purelib"])
+    target = next((path / "lib").glob("python3*/site-packages"))
+    for entry in source.iterdir():
+        if entry.name == "__pycache__":  # the bytecode of top-level modules: link it file by file
+            (target / "__pycache__").mkdir(exist_ok=True)
+            for pyc in entry.iterdir():
+                if pyc.name.split(".")[0] not in leave_out:
+                    (target / "__pycache__" / pyc.name).symlink_to(pyc)
+        elif entry.name.split("-")[0].split(".")[0] not in leave_out and not (target / entry.name).exists():
+            (target / entry.name).symlink_to(entry)
+    return path / "bin/python"
+
+
+def _free_ports(count: int) -> list:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """``ray start --head`` in its own environment; yields ``(address, launcher python)``.
+
+    Its own temp dir keeps other drivers on this machine from finding it (``ray.init()`` without an
+    address joins the cluster recorded in the default temp dir), and its own ports from colliding
+    with another cluster's. Token authentication, on by default for ``ray start``, is turned off
+    (the drivers here have no token). Stopped by ending its own process group, never with
+    ``ray stop``, which stops every Ray cluster of the machine.
+    """
+    root = tmp_path_factory.mktemp("cluster")
+    cluster_python = farm(root / "cluster-venv", NOT_IN_CLUSTER + ("verl_compat_autoload",))
+    launcher_python = farm(root / "launcher-venv", ("verl_compat", "verl_compat_autoload"))
+    temp_dir = tempfile.mkdtemp(prefix="vcr-")  # short: Ray's socket paths must fit in 107 bytes
+    port, client, dashboard, agent, agent_grpc, metrics = _free_ports(6)
+    command = [
+        str(cluster_python),
+        "-m",
+        "ray.scripts.scripts",
+        "start",
+        "--head",
+        "--block",
+        f"--port={port}",
+        "--num-cpus=4",
+        "--include-dashboard=false",
+        "--disable-usage-stats",
+        f"--temp-dir={temp_dir}",
+        f"--ray-client-server-port={client}",
+        f"--dashboard-port={dashboard}",
+        f"--dashboard-agent-listen-port={agent}",
+        f"--dashboard-agent-grpc-port={agent_grpc}",
+        f"--metrics-export-port={metrics}",
+    ]
+    log = open(root / "ray-start.log", "w")
+    head = subprocess.Popen(
+        command,
+        cwd=root,
+        env=clean_env(RAY_AUTH_MODE="disabled"),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        _wait_for(cluster_python, address, root, head, root / "ray-start.log")
+        yield address, launcher_python
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait()
+        log.close()
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _wait_for(python, address, cwd, head, log, timeout_s=180):
+    probe = f"import ray; ray.init(address={address!r}, log_to_driver=False); ray.shutdown()"
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if head.poll() is not None:
+            raise RuntimeError(f"ray start exited: {log.read_text()[-4000:]}")
+        if subprocess.run([str(python), "-c", probe], cwd=cwd, env=clean_env(), capture_output=True).returncode == 0:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no Ray cluster at {address} after {timeout_s} s")
+        time.sleep(2)
+
+
+def pythonpath_only(**extra) -> dict:
+    return clean_env(PYTHONPATH=str(REPO), **extra)
+
+
+def test_pythonpath_only_launcher_carries_the_shim_to_a_ray_start_cluster(cluster, tmp_path):
+    address, python = cluster
+    report, output = launch(python, tmp_path, "--import-shim", "--address", address, env=pythonpath_only())
+    assert report["decision"]["injected"] is True
+    assert_fixed(report, output)
+
+
+def test_with_propagation_off_the_cluster_runs_without_the_shim(cluster, tmp_path):
+    address, python = cluster
+    env = pythonpath_only(VERL_COMPAT_DISABLED_FIXES="propagation")
+    report, _ = launch(python, tmp_path, "--import-shim", "--address", address, env=env)
+    assert report["decision"] is None
+    assert_baseline(report)
+
+
+def test_unshippable_runs_exactly_as_without_the_shim(cluster, tmp_path):
+    address, python = cluster
+    flags = ("--import-shim", "--unshippable", "--address", address)
+    report, output = launch(python, tmp_path, *flags, env=pythonpath_only())
+    assert report["decision"]["injected"] is False
+    assert "cannot be shipped to the workers" in output
+    assert_baseline(report)
+    for death in ("No module named 'verl_compat'", "ActorDiedError", "WorkerCrashedError", "RuntimeEnvSetupError"):
+        assert death not in output

@@ -1,0 +1,112 @@
+"""Every way verl-compat can come to be imported gives the same result, with no double wrapping.
+
+Each case runs in a fresh interpreter (as ddtrace tests its patch/import orders): a prologue that
+imports or (de)activates in its own order, then the same observation: build verl's real
+``RayPPOTrainer`` on a legacy config and report what is patched, how deep the wrappers go (wrapt's
+own introspection), what the config became, how many warnings came, and whether ``deactivate()``
+puts back the original functions by identity.
+
+The cases without auto-load run with ``python -S`` and the environment's site-packages on
+``PYTHONPATH``: the packages are importable, but no ``.pth`` file runs.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
+
+OBSERVE = """
+import json, sys, warnings, wrapt, ray
+import verl_compat, standins
+from harness import compose_config
+from omegaconf import OmegaConf
+from verl.trainer.ppo.ray_trainer import RayPPOTrainer, Role
+from verl.utils import hf_tokenizer
+
+config = compose_config(["actor_rollout_ref.actor.profiler.tool=torch_memory"])
+OmegaConf.resolve(config)
+roles = {Role.ActorRollout: ray.remote(standins.EngineStyleActor), Role.Critic: ray.remote(standins.StubCriticWorker)}
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    RayPPOTrainer(
+        config=config,
+        tokenizer=hf_tokenizer(config.actor_rollout_ref.model.path),
+        role_worker_mapping=roles,
+        resource_pool_manager=standins.CPUResourcePoolManager(
+            resource_pool_spec={"global_pool": [2]}, mapping={role: "global_pool" for role in roles}
+        ),
+    )
+patched = verl_compat.status()["fixes"]["torch_memory"]["patched"]
+wrappers, originals = {}, []
+for entry in patched:
+    module, path = entry.split(":")
+    owner, name = path.split(".")
+    cls = getattr(sys.modules[module], owner)
+    chain = wrapt.wrapper_chain(cls.__dict__[name])
+    wrappers[entry] = sum(isinstance(link, wrapt.FunctionWrapper) for link in chain)
+    originals.append((cls, name, cls.__dict__[name].__wrapped__))
+profiler = config.actor_rollout_ref.actor.profiler
+verl_compat.deactivate()
+print(json.dumps({
+    "patched": patched,
+    "wrappers": wrappers,
+    "enable": profiler.enable,
+    "all_ranks": profiler.all_ranks,
+    "warnings": sum(issubclass(w.category, verl_compat.VerlCompatDeprecationWarning) for w in caught),
+    "restored": all(cls.__dict__[name] is original for cls, name, original in originals),
+}))
+"""
+
+CASES = {
+    "shim-before-verl": (False, "import verl_compat\nimport verl"),
+    "shim-after-verl": (False, "import verl\nimport verl_compat"),
+    "shim-after-trainer-module": (False, "import verl.trainer.ppo.ray_trainer\nimport verl_compat"),
+    "imported-twice": (
+        False,
+        "import sys\nimport verl_compat\ndel sys.modules['verl_compat']\nimport verl_compat\nimport verl",
+    ),
+    "activate-twice": (False, "import verl_compat\nverl_compat.activate()\nverl_compat.activate()"),
+    "deactivate-activate-cycles": (
+        False,
+        "import verl.trainer.ppo.ray_trainer, verl_compat\n"
+        "for _ in range(3):\n    verl_compat.deactivate()\n    verl_compat.activate()",
+    ),
+    "reload": (False, "import importlib, verl_compat\nimportlib.reload(verl_compat)\nimport verl"),
+    "auto-load-only": (True, "import verl"),
+    "auto-load-plus-explicit-import": (True, "import verl\nimport verl_compat\nverl_compat.activate()"),
+}
+
+
+def observe(autoload: bool, prologue: str) -> dict:
+    site_packages = sysconfig.get_paths()["purelib"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VERL_COMPAT_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(SUPPORT)] + ([] if autoload else [site_packages]))
+    flags = [] if autoload else ["-S"]
+    code = textwrap.dedent(prologue) + "\n" + OBSERVE
+    result = subprocess.run(
+        [sys.executable, *flags, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return observe(*CASES["shim-before-verl"])
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_same_behaviour_whatever_the_import_order(case, reference):
+    seen = reference if case == "shim-before-verl" else observe(*CASES[case])
+
+    assert seen == reference
+    assert "verl.trainer.ppo.ray_trainer:RayPPOTrainer._stop_profiling" in seen["patched"]
+    assert set(seen["wrappers"].values()) == {1}, "each target is wrapped exactly once"
+    assert (seen["enable"], seen["all_ranks"], seen["warnings"], seen["restored"]) == (True, True, 1, True)

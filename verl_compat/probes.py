@@ -45,20 +45,56 @@ def memory_history_cleared_per_dump() -> bool:
     return hasattr(memory_utils, "clear_memory_history")
 
 
-def stop_profiling_takes_do_profile(function) -> bool:
-    """The trainer's ``_stop_profiling`` has the ``(self, do_profile, ...)`` shape of the
-    RayPPOTrainer family, and is a plain (not coroutine) function."""
-    if inspect.iscoroutinefunction(function):
-        return False
+def stop_profiling_shape(function) -> str | None:
+    """How a trainer's ``_stop_profiling`` is called, once at the end of each step.
+
+    ``"do_profile"``: ``(self, do_profile, ...)``, the RayPPOTrainer family (and its subclasses'
+    overrides); ``"no_args"``: ``(self)``, the v1 trainers (0.9+) and 0.8's
+    ``main_ppo_sync.PPOTrainer``, which keep the profiling state on the trainer; ``None``: anything
+    else, coroutines included (``FullyAsyncRollouter``'s ``async def _stop_profiling(self)`` drives
+    rollout servers only): a wrapper that runs after it would run before its body does.
+    """
+    if function is None or inspect.iscoroutinefunction(function):
+        return None
     try:
-        return "do_profile" in inspect.signature(function).parameters
+        parameters = list(inspect.signature(function).parameters)
     except (TypeError, ValueError):
-        return False
+        return None
+    if parameters[1:2] == ["do_profile"]:
+        return "do_profile"
+    if parameters == ["self"]:
+        return "no_args"
+    return None
+
+
+def defines(cls, name: str) -> bool:
+    """``cls`` has its own ``name`` rather than inheriting it: an ``__init__`` that does not call
+    ``super().__init__`` (0.7.1+'s ``OneStepOffRayTrainer``) is not reached by the base's wrapper."""
+    return isinstance(cls, type) and name in vars(cls)
+
+
+def init_calls_super(cls) -> bool:
+    """``cls``'s own ``__init__`` calls ``super().__init__`` (so a wrapped base ``__init__`` runs),
+    read from the names its code uses: ``SeparateRayPPOTrainer``'s does, ``FullyAsyncTrainer``'s
+    and ``OneStepOffRayTrainer``'s do not."""
+    code = getattr(vars(cls).get("__init__"), "__code__", None)
+    return code is not None and {"super", "__init__"} <= set(code.co_names)
+
+
+def has_legacy_fit_torch_memory(module) -> bool:
+    """The separation trainers' second legacy call site, ``SeparateRayPPOTrainer._fit_torch_memory``
+    (0.7.x only; verl #6075 removed it)."""
+    return hasattr(getattr(module, "SeparateRayPPOTrainer", None), "_fit_torch_memory")
 
 
 def has_v1_trainer() -> bool:
     """verl ships the v1 trainer package (0.9.0+), the default of ``main_ppo``."""
     return _find_spec("verl.trainer.ppo.v1")
+
+
+def has_sync_trainer() -> bool:
+    """verl ships ``verl.trainer.main_ppo_sync`` (0.8.0), a TransferQueue trainer of its own."""
+    return _find_spec("verl.trainer.main_ppo_sync")
 
 
 def values() -> dict:
@@ -68,4 +104,5 @@ def values() -> dict:
         "profiler_gated_by_enable": profiler_gated_by_enable(),
         "memory_history_cleared_per_dump": memory_history_cleared_per_dump(),
         "has_v1_trainer": has_v1_trainer(),
+        "has_sync_trainer": has_sync_trainer(),
     }

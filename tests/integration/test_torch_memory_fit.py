@@ -2,84 +2,55 @@
 
 Each scenario runs without the shim (the baseline users have today) and with it. Where the baseline
 differs between releases, the test asks the installed verl, not its version string: releases whose
-``fit()`` still makes the legacy ``dump_memory_snapshot`` call (<= 0.7.x) crash on engine workers,
-later ones silently dump nothing.
+``fit()`` still makes the legacy ``dump_memory_snapshot`` call (<= 0.7.x) crash on engine workers
+(and on 0.6.x's workers without the method: the "engine" stand-in), later ones silently dump
+nothing; DistProfiler ignores ``enable`` before 0.7.1.
 """
 
 import logging
 import traceback
 
 import pytest
+from expectations import (
+    ISSUE_6181,
+    LEGACY,
+    NEW_STYLE,
+    STEPS,
+    assert_no_profiling,
+    assert_one_dump_per_rank_per_step,
+    assert_replacement_named,
+    empty_step_folders,
+    one_pair_per_step,
+    profile_calls,
+    profiler_settings,
+)
 from harness import TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT, compose_config, run_fit, tiny_model_dir
 
 import verl_compat
+from verl_compat import probes
 from verl_compat.fixes import torch_memory
-
-STEPS = 3
-LEGACY = ["actor_rollout_ref.actor.profiler.tool=torch_memory"]
-# verl #6181's overrides: steps given, the actor's enable left False (save_path comes from compose_config).
-ISSUE_6181 = [
-    "global_profiler.tool=torch_memory",
-    "actor_rollout_ref.actor.profiler.all_ranks=True",
-    "global_profiler.steps=[1,2]",
-]
-# verl #6198's documented replacement.
-NEW_STYLE = [
-    "global_profiler.tool=torch_memory",
-    "global_profiler.steps=[1,2]",
-    "actor_rollout_ref.actor.profiler.enable=True",
-    "actor_rollout_ref.actor.profiler.all_ranks=True",
-]
-PROFILE_METHODS = ("start_profile", "stop_profile", "dump_memory_snapshot")
-
-
-def profile_calls(rank_calls):
-    """A rank's profiling calls as ``(method, profile_step)``; stop has no step, a dump its sub_dir."""
-    out = []
-    for call in rank_calls:
-        if call["method"] in PROFILE_METHODS:
-            kwargs = call["kwargs"]
-            out.append((call["method"], kwargs.get("profile_step", kwargs.get("sub_dir"))))
-    return out
-
-
-def one_pair_per_step(steps):
-    return [call for step in steps for call in (("start_profile", step), ("stop_profile", None))]
-
-
-def empty_step_folders(steps):
-    # On a machine without CUDA, DistProfiler creates the step folder and writes no pickle into it.
-    return {f"step{step}": [] for step in steps}
-
-
-def profiler_settings(result):
-    """The profiler config each actor rank was built with (enable, all_ranks, ...)."""
-    return [rank[0]["kwargs"]["profiler"] for rank in result.actor_calls]
-
-
-def assert_one_dump_per_rank_per_step(result, steps):
-    result.raise_error()
-    assert result.profile_tree() == empty_step_folders(steps)
-    assert len(result.actor_calls) == 2
-    for rank_calls in result.actor_calls:
-        assert profile_calls(rank_calls) == one_pair_per_step(steps)
-    for settings in profiler_settings(result):
-        assert settings["enable"] is True and settings["all_ranks"] is True
 
 
 # ----------------------------------------------------------------------------------- legacy key only
 
 
-def test_baseline_legacy_key(no_shim, tmp_path):
+def test_baseline_legacy_key(tmp_path):
+    """verl as released, reached by deactivating verl-compat: its own methods come back by identity,
+    and the run is the baseline users have today."""
+    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+
+    originals = {name: RayPPOTrainer.__dict__[name] for name in ("__init__", "_stop_profiling")}
+    verl_compat.activate()
+    assert all(RayPPOTrainer.__dict__[name] is not f for name, f in originals.items())
+    verl_compat.deactivate()
+    assert all(RayPPOTrainer.__dict__[name] is f for name, f in originals.items())
+
     result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
     if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:  # verl <= 0.7.x: the crash of verl #6180/#6181
         assert isinstance(result.error, AttributeError)
         assert "dump_memory_snapshot" in str(result.error)
     else:  # verl >= 0.8: the silence
-        result.raise_error()
-        assert result.profile_tree() == {}
-        for rank_calls in result.actor_calls:
-            assert profile_calls(rank_calls) == []
+        assert_no_profiling(result)
 
 
 def test_legacy_key_engine_workers(shim, shim_warnings, tmp_path):
@@ -87,18 +58,7 @@ def test_legacy_key_engine_workers(shim, shim_warnings, tmp_path):
 
     assert_one_dump_per_rank_per_step(result, range(1, STEPS + 1))
     [message] = shim_warnings()
-    for text in (
-        "actor_rollout_ref.actor.profiler.tool=torch_memory",
-        "global_profiler.tool=torch_memory",
-        "global_profiler.steps=[1,2,3]",
-        f"global_profiler.save_path={tmp_path / 'prof'}",
-        "actor_rollout_ref.actor.profiler.enable=True",
-        "actor_rollout_ref.actor.profiler.all_ranks=True",
-        "step{N}/torch_memory_rank{R}_pid{P}.pickle",
-        "post_update_step{N+1}",
-        "verl-compat migrate",
-    ):
-        assert text in message
+    assert_replacement_named(message, tmp_path / "prof")
     assert verl_compat.status()["fixes"]["torch_memory"]["case"] == torch_memory.Case.LEGACY
 
 
@@ -135,6 +95,33 @@ def test_issue_6181(shim, shim_warnings, tmp_path):
     assert "global_profiler.steps=[1,2]" in message
 
 
+legacy_workers = pytest.mark.skipif(
+    not TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT, reason="fit() makes the legacy dump call in verl <= 0.7.x only"
+)
+
+
+@legacy_workers
+def test_baseline_issue_6181_legacy_workers(no_shim, tmp_path):
+    """Workers that have the legacy method (0.6.x's FSDP and Megatron ones, 0.7.x's FSDP ones): the
+    legacy dumps land one step late in step2..4, and where DistProfiler is not gated by ``enable``
+    (before 0.7.1; asked of verl), the trainer's own start/stop at steps 1, 2 dump despite it."""
+    result = run_fit(compose_config(ISSUE_6181, tmp_path), actor="fsdp")
+
+    result.raise_error()
+    legacy = {2, 3, 4}
+    own = set() if probes.profiler_gated_by_enable() else {1, 2}
+    assert result.profile_tree() == empty_step_folders(sorted(legacy | own))
+
+
+@legacy_workers
+def test_issue_6181_legacy_workers(shim, shim_warnings, tmp_path):
+    """With the shim: only the trainer's own calls at steps 1, 2, now enabled; no legacy dump."""
+    result = run_fit(compose_config(ISSUE_6181, tmp_path), actor="fsdp")
+
+    assert_one_dump_per_rank_per_step(result, [1, 2])  # exactly the pairs: no dump_memory_snapshot
+    assert len(shim_warnings()) == 1
+
+
 # ----------------------------------------------------------------------------------- verl #6198
 
 
@@ -166,26 +153,6 @@ def test_new_style_config_is_left_alone(shim_warnings, tmp_path):
         assert baseline.profile_tree() == empty_step_folders([1, 2, 3, 4])  # + legacy step{N+1}
     else:
         assert baseline.profile_tree() == shimmed.profile_tree()
-
-
-# ----------------------------------------------------------------------------------- reversibility
-
-
-def test_deactivate_brings_back_the_baseline(tmp_path):
-    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
-
-    originals = {name: RayPPOTrainer.__dict__[name] for name in ("__init__", "_stop_profiling")}
-    verl_compat.activate()
-    assert all(RayPPOTrainer.__dict__[name] is not f for name, f in originals.items())
-    verl_compat.deactivate()
-    assert all(RayPPOTrainer.__dict__[name] is f for name, f in originals.items())
-
-    result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
-    if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:
-        assert isinstance(result.error, AttributeError)
-    else:
-        result.raise_error()
-        assert result.profile_tree() == {}
 
 
 # ----------------------------------------------------------------------------------- fail open

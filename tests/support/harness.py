@@ -17,6 +17,7 @@ waits forever, silently.
 import atexit
 import contextlib
 import copy
+import functools
 import inspect
 import json
 import os
@@ -92,14 +93,38 @@ def tiny_model_dir(path) -> Path:
     return path
 
 
-def compose_config(overrides=(), workdir=None) -> DictConfig:
+CONFIG_DIR = Path(verl.__file__).parent / "trainer" / "config"
+
+
+@functools.lru_cache(maxsize=None)
+def _release_defaults() -> DictConfig:
+    """The installed release's ``ppo_trainer.yaml`` as verl ships it (composed once per process)."""
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
+        return compose(config_name="ppo_trainer")
+
+
+def _in_release(override: str) -> bool:
+    """Whether the release's config has the key ``override`` sets ('+' overrides add keys: always)."""
+    key = override.split("=", 1)[0]
+    if key.startswith("+"):
+        return True
+    parent, _, leaf = key.rpartition(".")
+    node = OmegaConf.select(_release_defaults(), parent) if parent else _release_defaults()
+    return isinstance(node, DictConfig) and leaf in node.keys()  # `in node` is False for '???' values
+
+
+def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictConfig:
     """Compose the installed release's real ``ppo_trainer.yaml`` with CPU overrides, then ``overrides``.
 
     The defaults stay verl's (GAE with a critic, validation before training, balance_batch, ...);
     the CPU overrides make the run small: 2 actor ranks (so per-rank behaviour is visible),
     3 steps of 2 samples, checkpoints and validation at steps 2 and 3, one reward worker (verl
     starts 8, each a ~7 s import), the stand-in dataset, agent loop manager and rollout name.
-    ``overrides`` come last, so they win.
+    A CPU override whose key the release does not have is left out (0.6.x has no ``reward`` group:
+    its trainer scores in-process). ``overrides`` come last, so they win.
+
+    From 0.9 ``main_ppo`` runs a v1 trainer unless ``trainer.use_v1=false``; the config selects
+    ``RayPPOTrainer`` unless ``default_trainer`` keeps verl's default.
     """
     workdir = Path(workdir or tempfile.mkdtemp(prefix="verl-fit-")).resolve()
     model = tiny_model_dir(workdir / "model")
@@ -110,7 +135,9 @@ def compose_config(overrides=(), workdir=None) -> DictConfig:
         # '+': the key exists in verl's dataclass, but not in the yaml
         "+actor_rollout_ref.rollout.agent.agent_loop_manager_class=standins.StubAgentLoopManager",
         "data.custom_cls.path=pkg://standins",
-        "data.custom_cls.name=TinyGSM8K",
+        # Up to 0.6.x the trainer generates through the actor workers (rollout.mode=sync) from
+        # prompts the dataset has tokenized; later the agent loop tokenizes.
+        f"data.custom_cls.name={'TinyGSM8KTokenized' if _sync_rollout() else 'TinyGSM8K'}",
         "data.train_batch_size=2",
         "data.dataloader_num_workers=0",
         "data.max_prompt_length=32",
@@ -131,12 +158,16 @@ def compose_config(overrides=(), workdir=None) -> DictConfig:
         f"trainer.default_local_dir={workdir / 'ckpt'}",
         f"global_profiler.save_path={workdir / 'prof'}",
     ]
-    config_dir = Path(verl.__file__).parent / "trainer" / "config"
-    with initialize_config_dir(config_dir=str(config_dir), version_base=None):
+    cpu = [override for override in cpu if _in_release(override)]
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
         config = compose(config_name="ppo_trainer", overrides=cpu + list(overrides))
-    if "use_v1" in config.trainer:  # verl >= 0.9 runs a different trainer unless told otherwise
+    if "use_v1" in config.trainer and not default_trainer:
         config.trainer.use_v1 = False
     return config
+
+
+def _sync_rollout() -> bool:
+    return OmegaConf.select(_release_defaults(), "actor_rollout_ref.rollout.mode") == "sync"
 
 
 # ----------------------------------------------------------------------------------- Ray session
@@ -146,9 +177,12 @@ _call_spool: Path | None = None  # where the stand-ins of the running fit write 
 def ray_session() -> None:
     """Start the process's one local Ray cluster (idempotent); it is shut down at exit.
 
-    ``num_cpus=4`` on 2 cores: Ray's counts are logical, and a run needs 2 worker bundles + the
-    reward worker (+ the TaskRunner under ``run_ppo``). Workers get this folder on ``PYTHONPATH``
-    (they import ``standins``), the call-log spool, and the ``VERL_COMPAT_*`` switches of this process.
+    ``num_cpus=8`` on 2 cores: Ray's counts are logical. A run holds 2 worker bundles (+ the
+    TaskRunner under ``run_ppo``; + the TransferQueue controller and storage unit for the
+    TransferQueue trainers), and an actor without ``num_cpus`` (reward and agent loop workers) still
+    needs one free CPU to be placed: short of it, the run waits forever, silently. Workers get this
+    folder on ``PYTHONPATH`` (they import ``standins``), the call-log spool, and the
+    ``VERL_COMPAT_*`` switches of this process.
     """
     global _call_spool
     if _call_spool is not None:
@@ -160,7 +194,7 @@ def ray_session() -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SUPPORT_DIR), os.environ.get("PYTHONPATH")]))
     env[standins.CALL_LOG_ENV] = str(spool)
     os.environ[standins.CALL_LOG_ENV] = str(spool)  # stand-ins living in this process log too
-    ray.init(num_cpus=4, include_dashboard=False, runtime_env={"env_vars": env})
+    ray.init(num_cpus=8, include_dashboard=False, runtime_env={"env_vars": env})
     atexit.register(ray.shutdown)
     _call_spool = spool
 
@@ -272,12 +306,14 @@ def _fit_run(config: DictConfig):
         result.calls = _read_calls(calls_dir)
 
 
-def run_fit(config: DictConfig, actor: str = "engine") -> FitResult:
-    """Build verl's ``RayPPOTrainer`` in this process and run ``init_workers()`` + ``fit()``.
+def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None) -> FitResult:
+    """Build verl's ``RayPPOTrainer`` (or ``trainer_cls``, a class that takes its arguments) in this
+    process and run ``init_workers()`` + ``fit()``.
 
     ``actor`` picks the actor stand-in: ``"engine"`` (no ``dump_memory_snapshot``, like verl's engine
     workers) or ``"fsdp"`` (with it, like 0.7.1's FSDP workers). Datasets come from the config
-    (``data.custom_cls``), as in ``run_ppo``.
+    (``data.custom_cls``), as in ``run_ppo``; where the trainer scores in its own process (0.6.x:
+    ``reward_fn``), with verl's reward manager for the config, as 0.6.x's ``TaskRunner`` builds it.
     """
     config = _as_main_passes_it(config)
     OmegaConf.resolve(config)  # what TaskRunner.run does before building the trainer
@@ -288,12 +324,22 @@ def run_fit(config: DictConfig, actor: str = "engine") -> FitResult:
         resource_pool_spec={"global_pool": [config.trainer.n_gpus_per_node] * config.trainer.nnodes},
         mapping={role: "global_pool" for role in workers},
     )
+    tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
+    reward = {}
+    if "reward_fn" in inspect.signature(RayPPOTrainer.__init__).parameters:
+        from verl.trainer.ppo.reward import load_reward_manager
+
+        reward = {
+            "reward_fn": load_reward_manager(config, tokenizer, num_examine=0),
+            "val_reward_fn": load_reward_manager(config, tokenizer, num_examine=1),
+        }
     with _fit_run(config) as result:
-        result.trainer = RayPPOTrainer(
+        result.trainer = (trainer_cls or RayPPOTrainer)(
             config=config,
-            tokenizer=hf_tokenizer(config.actor_rollout_ref.model.path),
+            tokenizer=tokenizer,
             role_worker_mapping=workers,
             resource_pool_manager=pools,
+            **reward,
         )
         result.trainer.init_workers()
         start = time.monotonic()

@@ -16,7 +16,11 @@ collect, the reward loop workers, the checkpoint engine manager, ``DistProfiler`
   ground truth and scores through verl's real reward loop workers.
 * ``StubReplica``: a rollout replica without servers, because 0.9.x's trainer always launches one.
 * ``CPUResourcePoolManager``: verl's pool manager hard-codes GPUs.
-* ``TinyGSM8K``: an in-memory dataset in the shape ``RLHFDataset`` yields.
+* ``TinyGSM8K``: an in-memory dataset in the shape ``RLHFDataset`` yields (``TinyGSM8KTokenized``:
+  0.6.x's, with the prompt tokens its trainer hands to the actor workers to generate from).
+* ``flash_attn``: 0.8.0's trainer unpads batches with ``flash_attn.bert_padding`` (CUDA-only
+  wheels) on any non-NPU host; importing this module backports 0.9's pure-torch fallback into the
+  process (the trainer's: the test process, or verl's TaskRunner actor, which imports this module).
 
 Every call to a stand-in worker is appended as one JSON line ``{"method": ..., "kwargs": {...}}`` to
 ``$VERL_COMPAT_TEST_CALL_LOG/<log name>-rank<R>.jsonl`` (log names ``actor``, ``critic`` and
@@ -31,9 +35,11 @@ processes: the harness puts its folder on their ``PYTHONPATH``.
 """
 
 import functools
+import importlib.util
 import inspect
 import json
 import os
+import re
 
 import numpy as np
 import ray
@@ -44,11 +50,16 @@ from torch.utils.data import Dataset
 from verl import DataProto
 from verl.single_controller.base import Worker
 from verl.single_controller.base.decorator import Dispatch, make_nd_compute_dataproto_dispatch_fn, register
-from verl.single_controller.ray.base import RayResourcePool, ResourcePoolManager
+from verl.single_controller.ray.base import RayResourcePool
 from verl.utils import hf_tokenizer
 from verl.utils import tensordict_utils as tu
 from verl.utils.config import omega_conf_to_dataclass
 from verl.utils.profiler import DistProfiler, DistProfilerExtension, ProfilerConfig
+
+try:
+    from verl.single_controller.ray.base import ResourcePoolManager
+except ImportError:  # 0.6.x keeps it with the trainer
+    from verl.trainer.ppo.ray_trainer import ResourcePoolManager
 
 CALL_LOG_ENV = "VERL_COMPAT_TEST_CALL_LOG"
 ROLLOUT_NAME = "cpu_stub"
@@ -122,7 +133,10 @@ def _dist_profiler(rank: int, profiler_cfg, **kwargs) -> DistProfiler:
     tool = profiler_cfg.get("tool", None)
     tool_cfg = (profiler_cfg.get("tool_config", None) or {}).get(tool) if tool else None
     tool_config = omega_conf_to_dataclass(tool_cfg) if tool_cfg is not None else None
-    return DistProfiler(rank=rank, config=config, tool_config=tool_config, **kwargs)
+    profiler = DistProfiler(rank=rank, config=config, tool_config=tool_config, **kwargs)
+    if not hasattr(profiler, "config"):  # 0.6.x keeps no config; _log_init reports it
+        profiler.config = config
+    return profiler
 
 
 class _StandInWorker(Worker, DistProfilerExtension):
@@ -136,7 +150,7 @@ class _StandInWorker(Worker, DistProfilerExtension):
     def _log_init(self, **kwargs) -> None:
         """Log construction with the settings the real DistProfiler got: on CPU no snapshot is
         written, so this is how a test sees which ranks profile (enable/all_ranks/ranks)."""
-        config = self.profiler.config
+        config = getattr(self.profiler, "config", None)
         settings = {key: getattr(config, key, None) for key in ("tool", "enable", "all_ranks", "save_path")}
         settings["ranks"] = list(getattr(config, "ranks", None) or [])
         self.log_call("__init__", {**kwargs, "profiler": settings})
@@ -170,6 +184,12 @@ def _metrics(data, **metrics):
     if isinstance(data, DataProto):
         return DataProto(meta_info={"metrics": metrics})
     return tu.get_tensordict(tensor_dict={}, non_tensor_dict={"metrics": {"mfu": 0.0, **metrics}})
+
+
+def answer_for(prompt_text: str) -> int:
+    """The stand-ins' answer to ``what is A plus B ?``: right for odd A, off by one for even A."""
+    a, b = map(int, re.search(r"what is (\d+) plus (\d+)", prompt_text).groups())
+    return a + b + (a % 2 == 0)
 
 
 # ----------------------------------------------------------------------------------- workers
@@ -221,6 +241,29 @@ class EngineStyleActor(_StandInWorker):
     @_logged
     def update_actor(self, data):
         return _metrics(data, pg_loss=0.0)
+
+    @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))
+    @_logged
+    def generate_sequences(self, prompts):
+        """0.6.x's synchronous rollout (``rollout.mode=sync``), done by the actor workers themselves."""
+        tokenizer = hf_tokenizer(self.config.model.path)
+        r_len = self.config.rollout.response_length
+        prompt_ids, prompt_mask = prompts.batch["input_ids"], prompts.batch["attention_mask"]
+        responses = torch.full((len(prompt_ids), r_len), tokenizer.pad_token_id, dtype=torch.long)
+        response_mask = torch.zeros_like(responses)
+        for i, (ids, mask) in enumerate(zip(prompt_ids, prompt_mask, strict=True)):
+            answer = answer_for(tokenizer.decode(ids[mask.bool()].tolist()))
+            row = tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False) + [tokenizer.eos_token_id]
+            responses[i, : len(row)], response_mask[i, : len(row)] = torch.tensor(row[:r_len]), 1
+        attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
+        tensors = {
+            "prompts": prompt_ids,
+            "responses": responses,
+            "input_ids": torch.cat([prompt_ids, responses], dim=1),
+            "attention_mask": attention_mask,
+            "position_ids": torch.clamp(attention_mask.cumsum(dim=1) - 1, min=0),
+        }
+        return DataProto.from_dict(tensors=tensors, meta_info={"timing": {}})
 
     # Non-blocking: CheckpointEngineManager(naive) does ray.get() on what the worker group returns.
     @register(dispatch_mode=Dispatch.ONE_TO_ALL, blocking=False)
@@ -466,3 +509,72 @@ class TinyGSM8K(Dataset):
             "interaction_kwargs": {},
             "agent_name": "single_turn_agent",
         }
+
+
+class TinyGSM8KTokenized(TinyGSM8K):
+    """``TinyGSM8K`` as 0.6.x's ``RLHFDataset`` yields it: the chat-templated prompt tokenized and
+    left-padded to ``data.max_prompt_length``, which the trainer hands to the actor to generate."""
+
+    def __init__(self, data_files=None, tokenizer=None, processor=None, config=None, max_samples=-1, **kwargs):
+        super().__init__(data_files, tokenizer, processor, config, max_samples, **kwargs)
+        self.tokenizer, self.max_prompt_length = tokenizer, config.max_prompt_length
+
+    def __getitem__(self, i):
+        row = super().__getitem__(i)
+        text = self.tokenizer.apply_chat_template(row["raw_prompt"], add_generation_prompt=True, tokenize=False)
+        ids = self.tokenizer.encode(text, add_special_tokens=False)[-self.max_prompt_length :]
+        pad = self.max_prompt_length - len(ids)
+        mask = torch.tensor([0] * pad + [1] * len(ids))
+        row["input_ids"] = torch.tensor([self.tokenizer.pad_token_id] * pad + ids)
+        row["attention_mask"] = mask
+        row["position_ids"] = torch.clamp(mask.cumsum(0) - 1, min=0)
+        row["raw_prompt_ids"] = ids
+        return row
+
+
+# ----------------------------------------------------------------------------------- flash_attn
+def _pure_torch_unpad_input(hidden_states, attention_mask, unused_mask=None):
+    mask = attention_mask + unused_mask if unused_mask is not None else attention_mask
+    seqlens = mask.sum(dim=-1, dtype=torch.int32)
+    indices = torch.nonzero(mask.flatten(), as_tuple=False).flatten()
+    cu_seqlens = torch.nn.functional.pad(torch.cumsum(seqlens, dim=0, dtype=torch.int32), (1, 0))
+    flat = hidden_states.reshape(-1, *hidden_states.shape[2:])
+    return flat[indices], indices, cu_seqlens, int(seqlens.max()), attention_mask.sum(dim=-1, dtype=torch.int32)
+
+
+def _pure_torch_pad_input(hidden_states, indices, batch, seqlen):
+    output = hidden_states.new_zeros(batch * seqlen, *hidden_states.shape[1:])
+    output[indices] = hidden_states
+    return output.view(batch, seqlen, *hidden_states.shape[1:])
+
+
+def _einops_rearrange(*args, **kwargs):
+    from einops import rearrange  # not on the trainer's path; imported only if called
+
+    return rearrange(*args, **kwargs)
+
+
+def _backport_attention_fallback() -> None:
+    """Where verl's ``attention_utils`` has no fallback of its own and flash_attn is absent (0.8.0
+    on CPU), answer its lookup with pure-torch functions, as 0.9's does."""
+    try:
+        from verl.utils import attention_utils
+    except ImportError:
+        return
+    original = getattr(attention_utils, "_get_attention_functions", None)
+    if original is None or hasattr(attention_utils, "_fallback_unpad_input"):
+        return
+    if importlib.util.find_spec("flash_attn") is not None:
+        return
+
+    def get_attention_functions():
+        try:
+            return original()
+        except ImportError:
+            index_first_axis = lambda tensor, indices: tensor[indices]  # noqa: E731
+            return index_first_axis, _pure_torch_pad_input, _einops_rearrange, _pure_torch_unpad_input
+
+    attention_utils._get_attention_functions = get_attention_functions
+
+
+_backport_attention_fallback()

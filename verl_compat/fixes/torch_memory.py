@@ -15,6 +15,11 @@ This fix reads top to bottom:
    (``start_profile(profile_step=N)`` then ``stop_profile()``), and neutralise the legacy call so
    it neither crashes nor dumps a second time.
 
+Every trainer verl ships is covered by wrapping methods in place on the classes verl defines
+(:data:`TRAINERS`): the v1 trainers are looked up by name in a registry, ``FullyAsyncTrainer`` is a
+Ray actor class, so a subclass or a rebound name would never be built. What to wrap on each is
+decided by :mod:`verl_compat.probes`, never by ``verl.__version__``.
+
 Result: one DistProfiler dump per (rank, step), at
 ``{save_path}/step{N}/torch_memory_rank{R}_pid{P}.pickle``.
 """
@@ -30,10 +35,35 @@ import weakref
 from .. import deprecation, patching, probes
 
 NAME = "torch_memory"
-TARGETS = (
-    "verl.trainer.ppo.ray_trainer",
-    "verl.experimental.separation.ray_trainer",
+
+
+@dataclasses.dataclass(frozen=True)
+class Trainer:
+    """A trainer class verl defines, and what of it this fix wraps where verl has it."""
+
+    module: str
+    name: str
+    init: bool  # its own __init__ builds no workers yet: translate the config right after it
+    stop: str | None  # the shape (probes.stop_profiling_shape) of its own _stop_profiling to wrap
+
+
+# verl-matrix §11.1/§11.5. Subclasses not listed inherit a wrapped method (SeparateRayPPOTrainer,
+# the v1 PPOTrainerSync/ColocateAsync/SeparateAsync), or are covered elsewhere: FullyAsyncTrainer is a
+# Ray actor class whose __init__ does not call super().__init__, so its config is translated in the
+# launcher (propagation wraps run_ppo, which the experimental mains call); FullyAsyncRollouter's
+# _stop_profiling is a coroutine that drives rollout servers only.
+TRAINERS = (
+    Trainer("verl.trainer.ppo.ray_trainer", "RayPPOTrainer", init=True, stop="do_profile"),
+    Trainer("verl.trainer.ppo.v1.trainer_base", "PPOTrainer", init=True, stop="no_args"),  # 0.9+ default
+    Trainer("verl.trainer.main_ppo_sync", "PPOTrainer", init=True, stop="no_args"),  # 0.8.0
+    # Its __init__ does not call super().__init__ (0.7.1+).
+    Trainer("verl.experimental.one_step_off_policy.ray_trainer", "OneStepOffRayTrainer", init=True, stop=None),
+    # 0.7.x source trees (not in the wheels): overrides that call super()._stop_profiling first.
+    Trainer("verl.experimental.vla.rob_ray_trainer", "RobRayPPOTrainer", init=False, stop="do_profile"),
+    Trainer("verl.experimental.vla.sac.sac_ray_trainer", "RobRaySACTrainer", init=False, stop="do_profile"),
 )
+SEPARATION = "verl.experimental.separation.ray_trainer"
+TARGETS = tuple(dict.fromkeys([trainer.module for trainer in TRAINERS] + [SEPARATION]))
 
 logger = logging.getLogger("verl_compat")
 
@@ -147,15 +177,18 @@ def translate(config, detection: Detection) -> list:
     return [f"{key}={value}" for key, value in edits]
 
 
+MAX_LISTED_STEPS = 50
+
+
 def replacement_overrides(detection: Detection) -> list:
     """The copy-pasteable new-style overrides that say what the legacy config meant."""
     if detection.steps:
-        steps = list(detection.steps)
-    elif detection.total_steps:
-        steps = list(range(1, int(detection.total_steps) + 1))
+        steps_text = "[" + ",".join(map(str, detection.steps)) + "]"
+    elif detection.total_steps and int(detection.total_steps) <= MAX_LISTED_STEPS:
+        steps_text = "[" + ",".join(map(str, range(1, int(detection.total_steps) + 1))) + "]"
     else:
-        steps = None
-    steps_text = "[" + ",".join(map(str, steps)) + "]" if steps else "[<every step you want a snapshot of>]"
+        # verl has no "every step" spelling; past a few dozen steps, a full list helps nobody.
+        steps_text = "[<the steps you want a snapshot of, e.g. 1,2,3>]"
     ranks = (
         f"{_ACTOR_PROFILER}.ranks=[{','.join(map(str, detection.ranks))}]"
         if detection.ranks
@@ -213,13 +246,15 @@ def prepare(config, total_steps: int | None = None) -> tuple:
 class _TrainerState:
     detection: Detection
     edits: list
+    driven_step: int | None = None
 
 
 def _state(trainer) -> _TrainerState:
     state = getattr(trainer, _STATE_ATTR, None)
     if state is None:
-        # The trainer was built before activation: its workers already have their config, so
-        # translate now only for the record; the per-step driving below still runs.
+        # No wrapped __init__ ran: the trainer was built before activation, or its __init__ is not
+        # wrapped (FullyAsyncTrainer; the launcher translated its config). Translating now changes
+        # nothing its workers got, but records the case; the per-step driving below still runs.
         detection, edits = prepare(trainer.config, getattr(trainer, "total_training_steps", None))
         state = _TrainerState(detection, edits)
         setattr(trainer, _STATE_ATTR, state)
@@ -249,7 +284,9 @@ def _drive_actor_profiler(trainer) -> None:
 
     For torch_memory, ``start`` only records the step (history recording is on since worker
     construction), so a back-to-back pair at the end of step N captures what a pair spanning the
-    step would, and the dump lands in ``step{N}``.
+    step would, and the dump lands in ``step{N}``. The same for every trainer: each has
+    ``actor_rollout_wg``, ``global_steps`` (step N while its ``_stop_profiling`` runs) and, by
+    then, ``total_training_steps``.
     """
     worker_group = trainer.actor_rollout_wg
     step = trainer.global_steps
@@ -262,8 +299,10 @@ def _drive_actor_profiler(trainer) -> None:
 
 
 def _after_init(wrapped, instance, args, kwargs):
+    """Translate the config right after the trainer's ``__init__``, before it builds workers
+    (``init_workers()``, or ``init()`` for the v1 trainers)."""
     result = wrapped(*args, **kwargs)
-    with patching.guard(NAME, "after RayPPOTrainer.__init__"):
+    with patching.guard(NAME, "after __init__"):
         detection, edits = prepare(instance.config, getattr(instance, "total_training_steps", None))
         setattr(instance, _STATE_ATTR, _TrainerState(detection, edits))
     return result
@@ -275,7 +314,9 @@ def _after_stop_profiling(wrapped, instance, args, kwargs):
         state = _state(instance)
         if state.detection.case != Case.NONE:
             _neutralise_legacy_dump(instance.actor_rollout_wg)
-        if state.detection.case == Case.LEGACY:
+        # Once per step: an override and the base it calls through super() are both wrapped.
+        if state.detection.case == Case.LEGACY and state.driven_step != instance.global_steps:
+            state.driven_step = instance.global_steps
             _drive_actor_profiler(instance)
     return result
 
@@ -292,22 +333,33 @@ def _skip_legacy_fit_torch_memory(wrapped, instance, args, kwargs):
 
 
 def patches(module) -> list:
-    """What to wrap in ``module``; only what this verl has, so an absent target means a change."""
-    if module.__name__ == "verl.trainer.ppo.ray_trainer":
-        found = [patching.Patch("RayPPOTrainer.__init__", _after_init, "translate the config")]
-        stop = getattr(getattr(module, "RayPPOTrainer", None), "_stop_profiling", None)
-        if stop is None or probes.stop_profiling_takes_do_profile(stop):
-            found.append(patching.Patch("RayPPOTrainer._stop_profiling", _after_stop_profiling, "drive the actor"))
+    """What to wrap in ``module``, as the probes find this verl. A listed class or method that is
+    missing is skipped with one log line (verl changed); the rest is patched."""
+    found = []
+    for trainer in TRAINERS:
+        if trainer.module != module.__name__:
+            continue
+        cls = getattr(module, trainer.name, None)
+        if not isinstance(cls, type):
+            patching.skip(NAME, module.__name__, trainer.name, "class not found in this verl")
+            continue
+        if trainer.init and probes.defines(cls, "__init__"):
+            found.append(patching.Patch(f"{trainer.name}.__init__", _after_init, "translate the config"))
+        stop = f"{trainer.name}._stop_profiling"
+        inherited = hasattr(cls, "_stop_profiling") and not probes.defines(cls, "_stop_profiling")
+        if trainer.stop is None or inherited:
+            continue  # nothing of its own to wrap: the base class's wrapper runs
+        if probes.stop_profiling_shape(getattr(cls, "_stop_profiling", None)) == trainer.stop:
+            found.append(patching.Patch(stop, _after_stop_profiling, "drive the actor"))
+        elif hasattr(cls, "_stop_profiling"):
+            reason = f"a signature other than the expected {trainer.stop} form in this verl"
+            patching.skip(NAME, module.__name__, stop, reason)
         else:
-            patching.skip(NAME, module.__name__, "RayPPOTrainer._stop_profiling", "unexpected signature")
-        return found
-    separate = getattr(module, "SeparateRayPPOTrainer", None)
-    if module.__name__ == "verl.experimental.separation.ray_trainer" and hasattr(separate, "_fit_torch_memory"):
-        # The second legacy call site exists in 0.7.x only (removed by verl #6075).
-        return [
-            patching.Patch("SeparateRayPPOTrainer._fit_torch_memory", _skip_legacy_fit_torch_memory, "skip it"),
-        ]
-    return []
+            patching.skip(NAME, module.__name__, stop, "not found in this verl")
+    if module.__name__ == SEPARATION and probes.has_legacy_fit_torch_memory(module):
+        legacy = "SeparateRayPPOTrainer._fit_torch_memory"
+        found.append(patching.Patch(legacy, _skip_legacy_fit_torch_memory, "skip the legacy dump"))
+    return found
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -319,9 +371,67 @@ def _record(detection: Detection) -> None:
     _last["case"] = int(detection.case)
 
 
+def _trainer_classes():
+    """The listed trainer classes of every imported verl module, and all their subclasses."""
+    import sys
+
+    stack = [getattr(sys.modules.get(trainer.module), trainer.name, None) for trainer in TRAINERS]
+    seen = {}
+    while stack:
+        cls = stack.pop()
+        # Ray's ActorClass keeps the user's class and adds a subclass of its own: skip that copy.
+        if isinstance(cls, type) and cls not in seen and "__ray_actor_class__" not in vars(cls):
+            seen[cls] = None
+            stack.extend(cls.__subclasses__())
+    return list(seen)
+
+
+def _wrapped_by(function, wrapper) -> bool:
+    return getattr(function, "_self_wrapper", None) is wrapper
+
+
+def _how(cls, name: str, wrapper) -> tuple:
+    """Whether ``cls.<name>`` (its own or inherited) is wrapped by ``wrapper``, and a few words on it."""
+    owner = next((base for base in cls.__mro__ if name in vars(base)), None)
+    if owner is None:
+        return False, "absent"
+    where = "own" if owner is cls else f"inherited from {owner.__name__}"
+    if _wrapped_by(vars(owner)[name], wrapper):
+        return True, f"wrapped ({where})"
+    return False, f"not wrapped ({where})"
+
+
+def _init_how(cls, drives: bool) -> str:
+    wrapped, how = _how(cls, "__init__", _after_init)
+    if wrapped:
+        return how
+    base = next((b for b in cls.__mro__[1:] if _wrapped_by(vars(b).get("__init__"), _after_init)), None)
+    if base is not None and probes.init_calls_super(cls):
+        return f"{how}; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
+    if drives:
+        return f"{how}; the config is translated by the launcher's run_ppo, before the trainer's Ray actor exists"
+    return how
+
+
+def trainers() -> dict:
+    """Per trainer class found (qualified name): whether the fix drives it, and how each method is
+    reached."""
+    found = {}
+    for cls in _trainer_classes():
+        drives, stop = _how(cls, "_stop_profiling", _after_stop_profiling)
+        if not drives and probes.stop_profiling_shape(getattr(cls, "_stop_profiling", None)) is None:
+            stop += ": a coroutine (or unknown form) that drives no actor worker group, skipped"
+        entry = {"patched": drives, "__init__": _init_how(cls, drives), "_stop_profiling": stop}
+        if hasattr(cls, "_fit_torch_memory"):
+            entry["_fit_torch_memory"] = _how(cls, "_fit_torch_memory", _skip_legacy_fit_torch_memory)[1]
+        found[f"{cls.__module__}.{cls.__qualname__}"] = entry
+    return dict(sorted(found.items()))
+
+
 def state() -> dict:
-    """The last detected case in this process (None before any config was seen)."""
-    return {"case": _last["case"]}
+    """The last detected case in this process (None before any config was seen), and the trainer
+    classes of the imported verl modules with how each is patched."""
+    return {"case": _last["case"], "trainers": trainers()}
 
 
 def reset() -> None:

@@ -243,7 +243,11 @@ def _import_targets() -> dict:
     for fix in _fix_modules():
         for name in fix.TARGETS:
             try:
-                if importlib.util.find_spec(name) is None:
+                try:
+                    found = importlib.util.find_spec(name) is not None
+                except ModuleNotFoundError:  # a parent package this release does not ship
+                    found = False
+                if not found:
                     modules[name] = "absent"
                     continue
                 importlib.import_module(name)

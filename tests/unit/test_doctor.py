@@ -248,7 +248,7 @@ def test_global_tool_alone_is_legacy_through_interpolation(runs):
     plan = runs["global_tool_only"]["report"]["config"]["torch_memory"]
     assert plan["case"] == 1
     assert plan["steps"] is None  # every step: total_training_steps is computed by the trainer
-    assert "global_profiler.steps=[<every step you want a snapshot of>]" in plan["replacement_overrides"]
+    assert "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]" in plan["replacement_overrides"]
 
 
 def test_mixed_case_3_table(runs):

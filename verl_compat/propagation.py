@@ -198,8 +198,8 @@ def patches(module) -> list:
     run_ppo = getattr(module, "run_ppo", None)
     if run_ppo is not None and wrapt.find_wrapper(run_ppo, predicate=_is_ours) is not None:
         # main_ppo_sync imported main_ppo's run_ppo after it was wrapped: wrapping again would
-        # prepare the config twice.
-        patching.skip(NAME, module.__name__, "run_ppo", "already the wrapped verl.trainer.main_ppo.run_ppo")
+        # prepare the config twice. It is covered, so this is no skip.
+        logger.debug("verl-compat: %s.run_ppo is main_ppo's wrapped run_ppo already", module.__name__)
         return []
     return [patching.Patch("run_ppo", _before_run_ppo, "prepare the config and reach the Ray workers")]
 

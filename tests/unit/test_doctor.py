@@ -21,6 +21,30 @@ RELEASE = importlib.metadata.version("verl")
 # What each release offers (verl-matrix §1b, §2): the oracle the reports are checked against.
 # A release added to the test environments needs its row here.
 RELEASES = {
+    "0.6.1": {
+        "probes": {
+            "stop_profile_takes_run_command": False,
+            "profiler_gated_by_enable": False,  # DistProfiler.start/stop always delegate before 0.7.1
+            "memory_history_cleared_per_dump": False,
+            "has_v1_trainer": False,
+        },
+        "v1_trainer": False,
+        "loads_plugins": False,
+        "fit_torch_memory": False,
+        "stop": "actor_rollout_wg.stop_profile()",
+    },
+    "0.8.0": {
+        "probes": {
+            "stop_profile_takes_run_command": False,
+            "profiler_gated_by_enable": True,
+            "memory_history_cleared_per_dump": True,
+            "has_v1_trainer": False,
+        },
+        "v1_trainer": False,
+        "loads_plugins": False,
+        "fit_torch_memory": False,
+        "stop": "actor_rollout_wg.stop_profile()",
+    },
     "0.7.1": {
         "probes": {
             "stop_profile_takes_run_command": False,

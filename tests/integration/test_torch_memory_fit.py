@@ -39,6 +39,7 @@ def test_baseline_legacy_key(tmp_path):
     and the run is the baseline users have today."""
     from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
+    verl_compat.deactivate()
     originals = {name: RayPPOTrainer.__dict__[name] for name in ("__init__", "_stop_profiling")}
     verl_compat.activate()
     assert all(RayPPOTrainer.__dict__[name] is not f for name, f in originals.items())

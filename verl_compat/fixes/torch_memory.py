@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import logging
+import sys
 import threading
 import weakref
 
@@ -373,8 +374,6 @@ def _record(detection: Detection) -> None:
 
 def _trainer_classes():
     """The listed trainer classes of every imported verl module, and all their subclasses."""
-    import sys
-
     stack = [getattr(sys.modules.get(trainer.module), trainer.name, None) for trainer in TRAINERS]
     seen = {}
     while stack:

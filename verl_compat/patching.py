@@ -51,6 +51,7 @@ class Patch:
 class _Applied:
     fix: str
     module: str
+    target: object  # the module object patched: unpatched there even if sys.modules moved on
     path: str
     handle: object
     why: str
@@ -103,7 +104,7 @@ def _patch_module(fix, module) -> None:
                 _skip(key, f"not found in this verl ({exc})")
                 continue
             handle = wrapt.wrap_function_wrapper(module, patch.path, patch.wrapper)
-            _applied[key] = _Applied(fix.NAME, module.__name__, patch.path, handle, patch.why)
+            _applied[key] = _Applied(fix.NAME, module.__name__, module, patch.path, handle, patch.why)
             _skipped.pop(key, None)
 
 
@@ -161,9 +162,8 @@ def deactivate() -> None:
     with _lock:
         _active = False
         for key, applied in list(_applied.items()):
-            module = sys.modules[applied.module]
             with guard(applied.fix, f"unpatching {applied.module}.{applied.path}"):
-                wrapt.unwrap_object(module, applied.path, applied.handle)
+                wrapt.unwrap_object(applied.target, applied.path, applied.handle)
             del _applied[key]
         _skipped.clear()
         _errors.clear()

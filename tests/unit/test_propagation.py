@@ -248,26 +248,25 @@ def test_main_ppo_sync_run_ppo_reaches_the_workers(ray_init):
     assert ray_init[-1]["runtime_env"]["env_vars"][ENV] == "verl_compat"
 
 
-def test_main_ppo_sync_is_wrapped_once(ray_init):
+def test_main_ppo_sync_is_wrapped_once(ray_init, monkeypatch):
     # 0.8's main_ppo_sync binds run_ppo at import: the wrapped one when imported after activation,
-    # the original when imported before.
+    # the original when imported before. A stand-in module under that name, so the case does not
+    # depend on whether (and when) an earlier test imported the real one.
     name = "verl.trainer.main_ppo_sync"
-    real = sys.modules.get(name)
-    for bound, wrapped_there in ((main_ppo.run_ppo, False), (wrapt.unwrapped(main_ppo.run_ppo), True)):
+    for imported_after_activation in (True, False):
+        verl_compat.deactivate()  # unpatches the real module too, if it is imported
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        verl_compat.activate()
         module = types.ModuleType(name)
-        module.run_ppo = bound
+        module.run_ppo = main_ppo.run_ppo if imported_after_activation else wrapt.unwrapped(main_ppo.run_ppo)
         sys.modules[name] = module
-        try:
-            patching._on_import(module)
-            patched = verl_compat.status()["fixes"]["propagation"]["patched"]
-            assert ("verl.trainer.main_ppo_sync:run_ppo" in patched) is wrapped_there
-            with pytest.raises(Stop):
-                module.run_ppo(compose_config(), None)
-            assert ray_init[-1]["runtime_env"]["env_vars"][ENV] == "verl_compat"
-        finally:
-            verl_compat.deactivate()
-            if real is None:
-                del sys.modules[name]
-            else:
-                sys.modules[name] = real
-            verl_compat.activate()
+        patching._on_import(module)
+        patched = verl_compat.status()["fixes"]["propagation"]["patched"]
+        assert ("verl.trainer.main_ppo_sync:run_ppo" in patched) is not imported_after_activation
+        with pytest.raises(Stop):
+            module.run_ppo(compose_config(), None)
+        assert ray_init[-1]["runtime_env"]["env_vars"][ENV] == "verl_compat"
+        verl_compat.deactivate()
+        if not imported_after_activation:
+            assert module.run_ppo is main_ppo.run_ppo, "deactivate() unpatched the module it patched"
+    monkeypatch.undo()  # the real module (if any) is back: fresh_activation patches it again

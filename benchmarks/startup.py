@@ -9,14 +9,15 @@ this checkout (so by the auto-load ``.pth`` that runs at every start):
 - ``verl``: the packages of a test environment (``--venv``, default ``.venvs/verl-0.9.1``: verl, torch,
   Ray, ...), linked, as in an environment users install verl-compat into.
 
-A third ``verl`` environment holds, instead of verl-compat, a ``.pth`` whose one line is
-``import sys``: the floor of what any start-up hook through a ``.pth`` line costs.
+Each pair has a third environment, its ``floor``: the ``without`` one plus a ``.pth`` whose one line
+is ``import sys``, what any start-up hook through a ``.pth`` line costs at the least.
 
-Times ``python -c pass`` in all four, interleaved in a shuffled order each round, all in this one
-run, and reports each pair's medians and their ratio. ``--instructions`` also counts the
-instructions of one start under valgrind (deterministic, with ``PYTHONHASHSEED=0``), which this
-shared 2-core machine's load cannot blur. Then lists the modules present at start-up only with
-verl-compat, and what the bootstrap's own import pulled in (``-X importtime``).
+Times ``python -c pass`` in all six, interleaved in a shuffled order each round, all in this one
+run, and reports each pair's medians and the ratios with/without and floor/without.
+``--instructions`` also counts the instructions of one start of each under valgrind (deterministic,
+with ``PYTHONHASHSEED=0``), which this shared 2-core machine's load cannot blur, and reports the same
+two ratios. Then lists the modules present at start-up only with verl-compat, and what the
+bootstrap's own import pulled in (``-X importtime``).
 """
 
 import argparse
@@ -42,6 +43,7 @@ from _envs import (
 )
 
 WORK = REPO / ".bench/startup"
+SIDES = ("without", "with", "floor")
 
 
 def startup_modules(python: Path) -> set:
@@ -96,55 +98,48 @@ def main() -> None:
         sys.exit("--instructions needs valgrind (apt-get install valgrind)")
 
     wheel = build_wheel(WORK / "dist")
-    pairs = {
-        "bare": (venv(WORK / "bare-without", "wrapt>=2.5"), venv(WORK / "bare-with", str(wheel))),
-        "verl": (
-            farm(WORK / "verl-without", args.venv / "bin/python", leave_out=LEAVE_OUT),
-            farm(WORK / "verl-with", args.venv / "bin/python", leave_out=LEAVE_OUT),
-        ),
+    envs = {
+        "bare": {side: venv(WORK / f"bare-{side}", str(wheel) if side == "with" else "wrapt>=2.5") for side in SIDES},
+        "verl": {side: farm(WORK / f"verl-{side}", args.venv / "bin/python", leave_out=LEAVE_OUT) for side in SIDES},
     }
-    uv("pip", "install", "-q", "--compile-bytecode", "--no-deps", "-p", str(pairs["verl"][1]), str(wheel))
-    floor = farm(WORK / "verl-floor", args.venv / "bin/python", leave_out=LEAVE_OUT)
-    (site_packages(floor) / "floor.pth").write_text("import sys\n")
+    uv("pip", "install", "-q", "--compile-bytecode", "--no-deps", "-p", str(envs["verl"]["with"]), str(wheel))
+    for pair in envs.values():
+        (site_packages(pair["floor"]) / "floor.pth").write_text("import sys\n")
 
     load_before = load_average()
-    commands = {
-        f"{pair}/{side}": [str(python), "-c", "pass"]
-        for pair, pythons in pairs.items()
-        for side, python in zip(("without", "with"), pythons)
-    }
-    commands["verl/floor"] = [str(floor), "-c", "pass"]
+    commands = {f"{pair}/{side}": [str(envs[pair][side]), "-c", "pass"] for pair in envs for side in SIDES}
     times = interleaved(commands, args.rounds)
     result = {"python": sys.version.split()[0], "rounds": args.rounds, "load_average": [load_before, load_average()]}
     print(
         f"python -c pass, {args.rounds} interleaved rounds (load average before / after: {load_before} / {load_average()})"
     )
-    for pair, (without, with_) in pairs.items():
-        a, b = times[f"{pair}/without"], times[f"{pair}/with"]
-        entry = {
-            "without": summary(a),
-            "with": summary(b),
-            "ratio_of_medians": statistics.median(b) / statistics.median(a),
-            "median_paired_ratio": statistics.median(w / wo for w, wo in zip(b, a)),
-        }
+    for pair, pythons in envs.items():
+        samples = {side: times[f"{pair}/{side}"] for side in SIDES}
+        medians = {side: statistics.median(samples[side]) for side in SIDES}
+        entry = {side: summary(samples[side]) for side in SIDES}
+        entry["ratio_of_medians"] = medians["with"] / medians["without"]
+        entry["median_paired_ratio"] = statistics.median(w / wo for w, wo in zip(samples["with"], samples["without"]))
+        entry["floor_ratio_of_medians"] = medians["floor"] / medians["without"]
         print(
-            f"  {pair:5} without {entry['without']['median_ms']:.2f} ms, with {entry['with']['median_ms']:.2f} ms: "
-            f"ratio of medians {entry['ratio_of_medians']:.4f}, median of paired ratios {entry['median_paired_ratio']:.4f}"
+            f"  {pair:5} without {medians['without'] * 1e3:.2f} ms, with {medians['with'] * 1e3:.2f} ms, "
+            f"floor {medians['floor'] * 1e3:.2f} ms: ratio of medians {entry['ratio_of_medians']:.4f} "
+            f"(floor {entry['floor_ratio_of_medians']:.4f}), median of paired ratios {entry['median_paired_ratio']:.4f}"
         )
         if args.instructions:
-            entry["instructions"] = [instructions(without), instructions(with_)]
-            ratio = entry["instructions"][1] / entry["instructions"][0]
-            entry["instructions_ratio"] = ratio
+            counts = {side: instructions(pythons[side]) for side in SIDES}
+            entry["instructions"] = counts
+            entry["instructions_ratio"] = counts["with"] / counts["without"]
+            entry["floor_instructions_ratio"] = counts["floor"] / counts["without"]
             print(
-                f"        instructions (valgrind) {entry['instructions'][0]:,} -> {entry['instructions'][1]:,}: ratio {ratio:.4f}"
+                f"        instructions (valgrind) without {counts['without']:,}, with {counts['with']:,}, "
+                f"floor {counts['floor']:,}: ratio {entry['instructions_ratio']:.4f} "
+                f"(floor {entry['floor_instructions_ratio']:.4f})"
             )
         result[pair] = entry
-    floor_ratio = statistics.median(times["verl/floor"]) / statistics.median(times["verl/without"])
-    result["verl"]["floor_ratio_of_medians"] = floor_ratio
-    print(f"  verl with a one-line `import sys` .pth instead (the floor of any .pth hook): ratio {floor_ratio:.4f}")
+    print("  (floor: a one-line `import sys` .pth instead of verl-compat, the least any .pth hook costs)")
 
-    extra = sorted(startup_modules(pairs["verl"][1]) - startup_modules(pairs["verl"][0]))
-    nested, self_us = bootstrap_import(pairs["bare"][1])
+    extra = sorted(startup_modules(envs["verl"]["with"]) - startup_modules(envs["verl"]["without"]))
+    nested, self_us = bootstrap_import(envs["bare"]["with"])
     result["modules_added_at_startup"] = extra
     result["outside_stdlib"] = [
         m for m in extra if m != "verl_compat_autoload" and m.split(".")[0] not in sys.stdlib_module_names

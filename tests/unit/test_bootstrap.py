@@ -217,6 +217,16 @@ def imported_under(module: str, importtime: str) -> list:
     return nested
 
 
+def test_the_finder_keeps_no_other_module_alive(venv):
+    # What sys.meta_path holds outlives shutdown's garbage collection: a module global of the finder
+    # (os, say) would be kept alive with it and wiped entry by entry at the end of every process.
+    code = (
+        "import sys, types; module = sys.modules['verl_compat_autoload']; "
+        "print([name for name, value in vars(module).items() if isinstance(value, types.ModuleType)])"
+    )
+    assert run(venv.python, code).stdout.strip() == "['sys']"
+
+
 # --- activation, each way in -------------------------------------------------------------------
 
 

@@ -185,6 +185,7 @@ def torch_memory_plan(config) -> dict:
         "ranks": None,
         "warns": detection.case in (fix.Case.LEGACY, fix.Case.MIXED),
         "replacement_overrides": [],
+        "problems": [f"{problem.key} {problem.message}" for problem in detection.problems],
     }
     if detection.case == fix.Case.NONE:
         return plan
@@ -540,4 +541,6 @@ def _render_plan(config: dict) -> list:
         ]
         if plan["replacement_overrides"]:
             rows.append(("replace with", plan["replacement_overrides"]))
+    if plan["problems"]:
+        rows.append(("config problems", plan["problems"]))
     return _section(f"config: {config['source']}", rows)

@@ -63,12 +63,20 @@ def test_legacy_key_engine_workers(shim, shim_warnings, tmp_path):
     assert verl_compat.status()["fixes"]["torch_memory"]["case"] == torch_memory.Case.LEGACY
 
 
-def test_legacy_key_fsdp_workers_dump_once(shim, shim_warnings, tmp_path):
-    """Workers that still have the legacy method: one DistProfiler dump per step, no legacy dump."""
-    result = run_fit(compose_config(LEGACY, tmp_path), actor="fsdp")
+def test_legacy_key_fsdp_workers_dump_once(shim, shim_warnings, tmp_path, caplog):
+    """Workers that still have the legacy method: one DistProfiler dump per step, no legacy dump.
+    The actor's own save_path contradicts global_profiler.save_path: the actor's wins, as the
+    message says (docs/torch_memory.md, precedence)."""
+    actor_path = tmp_path / "actor-profile"
+    config = compose_config([*LEGACY, f"actor_rollout_ref.actor.profiler.save_path={actor_path}"], tmp_path)
+    with caplog.at_level(logging.WARNING, logger="verl_compat"):
+        result = run_fit(config, actor="fsdp")
 
     assert_one_dump_per_rank_per_step(result, range(1, STEPS + 1))  # no dump_memory_snapshot call
+    assert result.profile_dir == actor_path and not (tmp_path / "prof").exists()
     assert len(shim_warnings()) == 1
+    said = [r.getMessage() for r in caplog.records if "the actor's own key wins" in r.getMessage()]
+    assert len(said) == 1 and f"the snapshots go to '{actor_path}'" in said[0]
 
 
 # ----------------------------------------------------------------------------------- verl #6181
@@ -172,6 +180,34 @@ def test_fault_in_shim_logic_is_logged_once_and_the_run_completes(shim, tmp_path
     assert len(failures) == 1
     assert "'torch_memory'" in failures[0].getMessage()
     assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == {"after _stop_profiling": STEPS}
+
+
+# Every other piece of the fix's own logic that runs inside fit(), made to raise -> the places the
+# error is logged at (once each) and how many times it happened in 3 steps. With fsdp-style workers
+# the run completes on every release even where the fix cannot act at all (the legacy method exists).
+FAULTS = {
+    # detect/translate/warn: in the wrapped __init__, and again by each step's wrapper, which finds
+    # no state from __init__ and tries to prepare it itself.
+    "prepare": {"after __init__": 1, "after _stop_profiling": STEPS},
+    "_neutralise_legacy_dump": {"after _stop_profiling": STEPS},
+}
+
+
+@pytest.mark.parametrize("where", FAULTS)
+def test_fault_in_each_wrapper_is_logged_once_and_the_run_completes(where, shim, tmp_path, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError(f"injected fault in {where}")
+
+    monkeypatch.setattr(torch_memory, where, broken)
+    with caplog.at_level(logging.ERROR, logger="verl_compat"):
+        result = run_fit(compose_config(LEGACY, tmp_path), actor="fsdp")
+
+    result.raise_error()
+    assert [[c["method"] for c in rank].count("update_actor") for rank in result.actor_calls] == [STEPS, STEPS]
+    failures = [r for r in caplog.records if "injected fault" in str(r.exc_info and r.exc_info[1])]
+    assert sorted(r.getMessage().split(" failed in ")[1].split(";")[0] for r in failures) == sorted(FAULTS[where])
+    assert all(r.getMessage().startswith("verl-compat: fix 'torch_memory' failed in ") for r in failures)
+    assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == FAULTS[where]
 
 
 def _construct_without_actor(tmp_path):

@@ -10,6 +10,7 @@ the 0.7.1 wheel ships only ``separation``; the one-step-off and fully-async pack
 
 import importlib.util
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -88,6 +89,34 @@ def test_legacy_key_one_dump_per_step_and_no_legacy_call(shim, shim_warnings, tm
     trainers = shim.status()["fixes"]["torch_memory"]["trainers"]
     separate = trainers["verl.experimental.separation.ray_trainer.SeparateRayPPOTrainer"]
     assert separate["_fit_torch_memory"] == "wrapped (own)" and separate["patched"] is True
+
+
+@needs_fit_torch_memory
+def test_fault_in_fit_torch_memory_wrapper_is_logged_once_and_the_run_completes(shim, tmp_path, monkeypatch, caplog):
+    """Same real loop; the fix's reading of the trainer's state made to raise: the legacy
+    ``_fit_torch_memory`` runs as in verl (fsdp-style workers, which have the method), the run
+    completes, and the error is logged once per place with the fix's name."""
+    from harness_trainers import run_separate_fit
+
+    from verl_compat.fixes import torch_memory
+
+    def broken(trainer):
+        raise RuntimeError("injected fault in _state")
+
+    monkeypatch.setattr(torch_memory, "_state", broken)
+    with caplog.at_level(logging.ERROR, logger="verl_compat"):
+        result = run_separate_fit(compose_config(LEGACY, tmp_path), actor="fsdp")
+
+    result.raise_error()
+    legacy = [
+        [call["kwargs"].get("sub_dir") for call in rank if call["method"] == "dump_memory_snapshot"]
+        for rank in result.actor_calls
+    ]
+    assert legacy == [["step1", "step2", "step3"]] * 2, "without the fix there, verl's own legacy dump ran"
+    failures = [r.getMessage() for r in caplog.records if "injected fault" in str(r.exc_info and r.exc_info[1])]
+    places = {"_fit_torch_memory": 3, "after _stop_profiling": 3}
+    assert sorted(message.split(" failed in ")[1].split(";")[0] for message in failures) == sorted(places)
+    assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == places
 
 
 # ----------------------------------------------------------------------------------- OneStepOffRayTrainer

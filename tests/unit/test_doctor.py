@@ -163,6 +163,7 @@ def runs(tmp_path_factory):
         "none": ({}, ["--json", "trainer.total_training_steps=3", *RAY_TRAINER]),
         "global_tool_only": ({}, ["--json", "global_profiler.tool=torch_memory", *RAY_TRAINER]),
         "mixed_6181": ({}, [LEGACY, "global_profiler.steps=[2,4]", *RAY_TRAINER]),
+        "malformed": ({}, [LEGACY, "global_profiler.steps='2,4'", "actor_rollout_ref.actor.profiler.ranks=[0,9]"]),
         "overlay": ({}, ["--json", "--config", str(overlay), *RAY_TRAINER]),
         "overlay_then_override": ({}, ["--json", "--config", str(overlay), "global_profiler.steps=[2]"]),
         "recipe": ({}, ["--json", "--config", str(recipe), *RAY_TRAINER]),
@@ -291,6 +292,15 @@ def test_mixed_case_3_table(runs):
     assert "global_profiler.steps=[2,4]" in rows
     assert not any("start_profile" in row for row in rows)
     assert (rows[-1] == "healthy") is (run["exit_code"] == 0)
+
+
+def test_config_problems_are_listed(runs):
+    rows = [" ".join(line.split()) for line in runs["malformed"]["stdout"].splitlines()]
+    first = rows.index("config problems global_profiler.steps is '2,4', not a list: verl fails at its first step "
+                       "(`global_steps in steps`). Write global_profiler.steps=[2,4]. verl-compat reads it as the "
+                       "steps [2,4] to pick the case and changes nothing.")
+    assert rows[first + 1].startswith("actor_rollout_ref.actor.profiler.ranks holds [9], not ranks of the actor's")
+    assert runs["legacy"]["report"]["config"]["torch_memory"]["problems"] == []
 
 
 def test_new_style_overlay_is_case_2(runs):

@@ -8,7 +8,9 @@ DistProfiler (``global_profiler.steps`` + ``actor...profiler.enable``).
 
 This fix reads top to bottom:
 
-1. **detect** the case from the config (``T`` tool, ``S`` steps, ``E`` enable; product.md);
+1. **detect** the case from the config (``T`` tool, ``S`` steps, ``E`` enable; product.md), and
+   **check** what it reads: a malformed value is reported once, naming the key and what was done
+   with it, and never turned into a crash (docs/torch_memory.md has the table and precedence);
 2. **translate** it into config edits (``enable``, ``all_ranks``) before any worker is built,
    and warn once with the exact new overrides;
 3. **drive** the actor worker group after each step's own ``_stop_profiling`` in the legacy case
@@ -27,8 +29,11 @@ Result: one DistProfiler dump per (rank, step), at
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import logging
+import os
+import re
 import sys
 import threading
 import weakref
@@ -81,6 +86,17 @@ class Case(enum.IntEnum):
 
 
 @dataclasses.dataclass(frozen=True)
+class Problem:
+    """A value in the config that is malformed or contradicts another, and what verl-compat did."""
+
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"verl-compat: {self.key} {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
 class Detection:
     case: Case
     steps: tuple = ()
@@ -89,6 +105,7 @@ class Detection:
     ranks: tuple = ()
     save_path: str | None = None
     total_steps: int | None = None
+    problems: tuple = ()
 
 
 # --- detect -----------------------------------------------------------------------------------
@@ -115,27 +132,226 @@ def _select(config, key: str):
 
 
 def detect(config, total_steps: int | None = None) -> Detection:
-    """Which of the four cases ``config`` is (product.md, "The torch_memory fix")."""
-    tool = _select(config, LEGACY_KEY)
+    """Which of the four cases ``config`` is (product.md, "The torch_memory fix"), and what in it
+    is malformed. Never raises: a config that cannot be read is case 0, with the reason."""
+    try:
+        tool = _select(config, LEGACY_KEY)
+    except Exception as exc:  # an interpolation that does not resolve, an odd config object
+        return Detection(Case.NONE, problems=(Problem(LEGACY_KEY, f"cannot be read ({_first_line(exc)}); {_LEFT}"),))
     if tool != "torch_memory":
-        return Detection(Case.NONE)
-    steps = tuple(_select(config, "global_profiler.steps") or ())
-    enable = bool(_select(config, f"{_ACTOR_PROFILER}.enable"))
+        return Detection(Case.NONE, problems=_tool_problems(config, tool))
+    try:
+        return _detect_torch_memory(config, total_steps)
+    except _config_errors() as exc:  # a key that does not resolve; a bug of ours is not caught here
+        problem = Problem(_ACTOR_PROFILER, f"cannot be read ({_first_line(exc)}); {_LEFT}")
+        return Detection(Case.NONE, problems=(problem,))
+
+
+def _config_errors() -> tuple:
+    try:
+        from omegaconf.errors import OmegaConfBaseException
+    except ImportError:
+        return ()
+    return (OmegaConfBaseException,)
+
+
+def _detect_torch_memory(config, total_steps: int | None) -> Detection:
+    problems = []
+    steps = _steps(_select(config, _STEPS_KEY), problems)
+    enable = _flag(config, f"{_ACTOR_PROFILER}.enable", problems)
+    all_ranks = _flag(config, f"{_ACTOR_PROFILER}.all_ranks", problems)
     if total_steps is None:
         total_steps = _select(config, "trainer.total_training_steps")
+    if not isinstance(total_steps, int) or isinstance(total_steps, bool) or total_steps < 1:
+        total_steps = None
     if not steps:
         case = Case.LEGACY
     else:
         case = Case.NEW_STYLE if enable else Case.MIXED
+    ranks = _ranks(config, all_ranks, problems)
+    save_path = _select(config, f"{_ACTOR_PROFILER}.save_path")
+    _check_steps(steps, total_steps, problems)
+    _check_save_path(config, save_path, problems)
     return Detection(
         case=case,
         steps=steps,
         enable=enable,
-        all_ranks=bool(_select(config, f"{_ACTOR_PROFILER}.all_ranks")),
-        ranks=tuple(_select(config, f"{_ACTOR_PROFILER}.ranks") or ()),
-        save_path=_select(config, f"{_ACTOR_PROFILER}.save_path"),
+        all_ranks=all_ranks,
+        ranks=ranks,
+        save_path=save_path,
         total_steps=total_steps,
+        problems=tuple(problems),
     )
+
+
+# --- check ------------------------------------------------------------------------------------
+# Each check reads one key the fix relies on and says what is wrong with it and what was done.
+# Nothing here rewrites the user's value: the fix edits only ``enable`` and ``all_ranks``.
+
+KNOWN_TOOLS = ("nsys", "npu", "torch", "torch_memory", "precision_debugger")
+_STEPS_KEY = "global_profiler.steps"
+_LEFT = "verl-compat leaves this config as it is"
+_FALSE = ("false", "no", "off", "0", "")
+_TRUE = ("true", "yes", "on", "1")
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _tool_problems(config, tool) -> tuple:
+    """A near miss of ``torch_memory`` (typo, case, dash) is named; verl silently profiles nothing
+    for a tool it does not know, and verl-compat does not guess what was meant."""
+    if config is None or _select(config, "actor_rollout_ref") is None:
+        message = f"is missing from the config: the torch_memory fix has nothing to read; {_LEFT}"
+        return (Problem("actor_rollout_ref", message),)
+    if not isinstance(tool, str) or tool in KNOWN_TOOLS:
+        return ()
+    folded = tool.strip().lower().replace("-", "_").replace(" ", "_")
+    if folded != "torch_memory" and not difflib.get_close_matches(folded, ["torch_memory"], n=1, cutoff=0.75):
+        return ()
+    origin = " (from global_profiler.tool)" if _select(config, "global_profiler.tool") == tool else ""
+    message = (
+        f"is {tool!r}{origin}, not a profiler tool verl knows ({', '.join(KNOWN_TOOLS)}): verl profiles "
+        f"nothing with it. Did you mean torch_memory? {_LEFT} (case 0)."
+    )
+    return (Problem(LEGACY_KEY, message),)
+
+
+def _steps(value, problems: list) -> tuple:
+    """``global_profiler.steps`` as a tuple of what it lists. verl tests ``global_steps in steps``:
+    a string or a number there makes verl raise TypeError at the first step."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        numbers = tuple(int(n) for n in re.findall(r"-?\d+", str(value)))
+        spelled = "[" + ",".join(map(str, numbers)) + "]" if numbers else "[1,2,3]"
+        problems.append(
+            Problem(
+                _STEPS_KEY,
+                f"is {value!r}, not a list: verl fails at its first step (`global_steps in steps`). "
+                f"Write {_STEPS_KEY}={spelled}. verl-compat reads it as the steps {spelled} to pick the case "
+                "and changes nothing.",
+            )
+        )
+        return numbers or (value,)
+    try:
+        return tuple(value)
+    except TypeError:
+        problems.append(Problem(_STEPS_KEY, f"is {value!r}, not a list of step numbers; {_LEFT}"))
+        return (value,)
+
+
+def _check_steps(steps: tuple, total_steps: int | None, problems: list) -> None:
+    odd = [step for step in steps if not isinstance(step, int) or isinstance(step, bool)]
+    if odd and not any(problem.key == _STEPS_KEY for problem in problems):  # not said already
+        problems.append(Problem(_STEPS_KEY, f"holds {odd}, which are not step numbers: verl never profiles them"))
+    numbers = [step for step in steps if isinstance(step, int) and not isinstance(step, bool)]
+    below = [step for step in numbers if step < 1]
+    if below:
+        problems.append(
+            Problem(_STEPS_KEY, f"holds {below}: verl counts global steps from 1, so these are never profiled")
+        )
+    if total_steps:
+        beyond = [step for step in numbers if step > total_steps]
+        if beyond:
+            problems.append(
+                Problem(
+                    _STEPS_KEY,
+                    f"holds {beyond}, past the run's {total_steps} steps (trainer.total_training_steps): "
+                    "never profiled",
+                )
+            )
+    twice = sorted({step for step in numbers if numbers.count(step) > 1})
+    if twice:
+        problems.append(Problem(_STEPS_KEY, f"lists {twice} more than once: each step is profiled once"))
+
+
+def _flag(config, key: str, problems: list) -> bool:
+    """A boolean key read as verl's dataclass conversion reads it (``"false"`` is False)."""
+    value = _select(config, key)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _FALSE + _TRUE:
+        return value.strip().lower() in _TRUE
+    problems.append(Problem(key, f"is {value!r}, not true or false: verl-compat reads it as {bool(value)}"))
+    return bool(value)
+
+
+def _ranks(config, all_ranks: bool, problems: list) -> tuple:
+    key = f"{_ACTOR_PROFILER}.ranks"
+    value = _select(config, key)
+    if value is None:
+        return ()
+    if isinstance(value, (str, int)):
+        problems.append(
+            Problem(key, f"is {value!r}, not a list: verl rejects it when the actor workers start. Write {key}=[0,1]")
+        )
+        return (value,)
+    ranks = tuple(value)
+    if ranks and all_ranks:
+        problems.append(
+            Problem(
+                key, f"is {list(ranks)} but all_ranks is True: all_ranks wins (verl's DistProfiler), every rank dumps"
+            )
+        )
+        return ranks
+    nnodes, per_node = _select(config, "trainer.nnodes"), _select(config, "trainer.n_gpus_per_node")
+    world = nnodes * per_node if all(isinstance(n, int) and n > 0 for n in (nnodes, per_node)) else None
+    missing = [r for r in ranks if not isinstance(r, int) or r < 0 or (world is not None and r >= world)]
+    if missing:
+        size = f" of the actor's {world} (trainer.nnodes x trainer.n_gpus_per_node)" if world else ""
+        none_left = ", so no rank dumps a snapshot" if len(missing) == len(ranks) else ""
+        problems.append(Problem(key, f"holds {missing}, not ranks{size}: they never dump{none_left}. {_LEFT}"))
+    return ranks
+
+
+def _check_save_path(config, save_path, problems: list) -> None:
+    """Where the actor's snapshots go: its own ``save_path`` (what its DistProfiler reads), which by
+    default interpolates ``global_profiler.save_path``. Checked from this process only: a worker
+    on another node writes to its own disk."""
+    key = f"{_ACTOR_PROFILER}.save_path"
+    overall = _select(config, "global_profiler.save_path")
+    if save_path is not None and overall is not None and str(save_path) != str(overall):
+        problems.append(
+            Problem(
+                key,
+                f"is {save_path!r} while global_profiler.save_path is {overall!r}: the actor's own key wins "
+                f"(its DistProfiler reads it), so the snapshots go to {save_path!r}",
+            )
+        )
+    if not save_path or not isinstance(save_path, (str, os.PathLike)):
+        return
+    path = os.path.abspath(os.fspath(save_path))
+    existing = path
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if existing == path and not os.path.isdir(path):
+        reason = "is a file, not a folder"
+    elif existing != path and not os.path.isdir(existing):
+        reason = f"cannot be created: {existing} is a file"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        reason = f"cannot be written: {existing} is not writable by this process"
+    else:
+        return
+    problems.append(
+        Problem(key, f"is {save_path!r}, which {reason}: the snapshots' step folders cannot be made there. {_LEFT}")
+    )
+
+
+def _report(problems) -> None:
+    """Log each problem once per process (per activation)."""
+    for problem in problems:
+        with _reported_lock:
+            if problem in _reported:
+                continue
+            _reported.add(problem)
+        logger.warning("%s", problem)
+
+
+_reported: set = set()
+_reported_lock = threading.Lock()
 
 
 # --- translate --------------------------------------------------------------------------------
@@ -168,14 +384,21 @@ def translate(config, detection: Detection) -> list:
     """
     if detection.case not in (Case.LEGACY, Case.MIXED):
         return []
-    edits = []
+    wanted = []
     if not detection.enable:
-        edits.append((f"{_ACTOR_PROFILER}.enable", True))
+        wanted.append((f"{_ACTOR_PROFILER}.enable", True))
     if not detection.all_ranks and not detection.ranks:
-        edits.append((f"{_ACTOR_PROFILER}.all_ranks", True))
-    for key, value in edits:
-        _set(config, key, value)
-    return [f"{key}={value}" for key, value in edits]
+        wanted.append((f"{_ACTOR_PROFILER}.all_ranks", True))
+    edits = []
+    for key, value in wanted:
+        try:
+            _set(config, key, value)
+        except Exception as exc:  # a read-only or frozen config object verl-compat cannot edit
+            reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"
+            _report([Problem(key, reason)])
+        else:
+            edits.append(f"{key}={value}")
+    return edits
 
 
 MAX_LISTED_STEPS = 50
@@ -233,6 +456,7 @@ def warning_text(detection: Detection, edits: list) -> str:
 def prepare(config, total_steps: int | None = None) -> tuple:
     """Detect, translate and warn: the whole config-side work, shared by every entry point."""
     detection = detect(config, total_steps)
+    _report(detection.problems)
     edits = translate(config, detection)
     _record(detection)
     if detection.case in (Case.LEGACY, Case.MIXED):
@@ -365,11 +589,12 @@ def patches(module) -> list:
 
 # --- state ------------------------------------------------------------------------------------
 
-_last = {"case": None}
+_last = {"case": None, "problems": []}
 
 
 def _record(detection: Detection) -> None:
     _last["case"] = int(detection.case)
+    _last["problems"] = [str(problem) for problem in detection.problems]
 
 
 def _trainer_classes():
@@ -428,14 +653,18 @@ def trainers() -> dict:
 
 
 def state() -> dict:
-    """The last detected case in this process (None before any config was seen), and the trainer
-    classes of the imported verl modules with how each is patched."""
-    return {"case": _last["case"], "trainers": trainers()}
+    """The last detected case in this process (None before any config was seen) and the problems
+    found in that config, and the trainer classes of the imported verl modules with how each is
+    patched."""
+    return {"case": _last["case"], "problems": _last["problems"], "trainers": trainers()}
 
 
 def reset() -> None:
     """Forget the detected case and restore every neutralised worker group method."""
     _last["case"] = None
+    _last["problems"] = []
+    with _reported_lock:
+        _reported.clear()
     with _neutralised_lock:
         for worker_group, original in list(_neutralised.items()):
             if original is None:

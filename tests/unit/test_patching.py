@@ -138,3 +138,31 @@ def test_first_import_from_many_threads_patches_once():
         """
     )
     assert out.splitlines()[-1] == "1 2"  # the hook ran once; one wrapper over the original
+
+
+def test_a_fault_in_the_import_hook_never_breaks_the_import():
+    # The fix's own patch planning raises while verl's trainer module is first imported: the
+    # import succeeds, verl is left as released, and the error is logged once with the fix's name.
+    out = _run(
+        """
+        import logging, sys, wrapt
+        logging.basicConfig(stream=sys.stdout, format="%(levelname)s %(message)s")
+        import verl_compat
+        from verl_compat.fixes import torch_memory
+
+        def broken(module):
+            raise RuntimeError("injected fault in patches()")
+        torch_memory.patches = broken
+
+        from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+        print(isinstance(RayPPOTrainer.__dict__["_stop_profiling"], wrapt.FunctionWrapper))
+        print(verl_compat.status()["fixes"]["torch_memory"]["errors"])
+        """
+    )
+    lines = out.splitlines()
+    assert lines[-2:] == ["False", "{'patching verl.trainer.ppo.ray_trainer': 1}"]
+    failures = [line for line in lines if line.startswith("ERROR ")]
+    assert failures == [
+        "ERROR verl-compat: fix 'torch_memory' failed in patching verl.trainer.ppo.ray_trainer; the run continues "
+        "without it there (set VERL_COMPAT_DISABLED_FIXES=torch_memory to turn it off)"
+    ]

@@ -15,7 +15,7 @@ import logging
 import pytest
 from expectations import LEGACY
 from harness import compose_config
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import OmegaConf
 
 import verl_compat
 from verl_compat.fixes import torch_memory

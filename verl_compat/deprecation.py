@@ -1,4 +1,5 @@
-"""The one deprecation warning each fix emits per process (per activation)."""
+"""What verl-compat tells the user once per process (per activation): each fix's one deprecation
+warning, and each log line about the config it read."""
 
 import logging
 import threading
@@ -17,21 +18,33 @@ class VerlCompatDeprecationWarning(FutureWarning):
 
 
 _lock = threading.Lock()
-_warned: set = set()
+_said: set = set()
+
+
+def _first_time(key) -> bool:
+    with _lock:
+        if key in _said:
+            return False
+        _said.add(key)
+        return True
 
 
 def warn_once(key: str, message: str) -> bool:
     """Warn (and log) ``message`` the first time ``key`` is seen; return whether it warned."""
-    with _lock:
-        if key in _warned:
-            return False
-        _warned.add(key)
+    if not _first_time(("warning", key)):
+        return False
     logger.warning(message)
     warnings.warn(message, VerlCompatDeprecationWarning, stacklevel=3)
     return True
 
 
+def log_once(message: str) -> None:
+    """Log ``message`` (a WARNING, no ``warnings`` entry) the first time it is seen."""
+    if _first_time(("log", message)):
+        logger.warning("%s", message)
+
+
 def reset() -> None:
-    """Forget what was warned: a new activation warns afresh."""
+    """Forget what was said: a new activation says it afresh."""
     with _lock:
-        _warned.clear()
+        _said.clear()

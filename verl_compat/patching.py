@@ -50,11 +50,14 @@ class Patch:
 @dataclasses.dataclass
 class _Applied:
     fix: str
-    module: str
     target: object  # the module object patched: unpatched there even if sys.modules moved on
     path: str
     handle: object
     why: str
+
+    @property
+    def module(self) -> str:
+        return self.target.__name__
 
 
 _lock = threading.RLock()
@@ -104,7 +107,7 @@ def _patch_module(fix, module) -> None:
                 _skip(key, f"not found in this verl ({exc})")
                 continue
             handle = wrapt.wrap_function_wrapper(module, patch.path, patch.wrapper)
-            _applied[key] = _Applied(fix.NAME, module.__name__, module, patch.path, handle, patch.why)
+            _applied[key] = _Applied(fix.NAME, module, patch.path, handle, patch.why)
             _skipped.pop(key, None)
 
 

@@ -162,7 +162,7 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
     all_ranks = _flag(config, f"{_ACTOR_PROFILER}.all_ranks", problems)
     if total_steps is None:
         total_steps = _select(config, "trainer.total_training_steps")
-    if not isinstance(total_steps, int) or isinstance(total_steps, bool) or total_steps < 1:
+    if not _is_step_number(total_steps) or total_steps < 1:
         total_steps = None
     if not steps:
         case = Case.LEGACY
@@ -193,6 +193,11 @@ _STEPS_KEY = "global_profiler.steps"
 _LEFT = "verl-compat leaves this config as it is"
 _FALSE = ("false", "no", "off", "0", "")
 _TRUE = ("true", "yes", "on", "1")
+
+
+def _is_step_number(value) -> bool:
+    """An int that is not a bool (``True`` is an int to Python, not a step to anyone)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _first_line(exc: Exception) -> str:
@@ -244,10 +249,10 @@ def _steps(value, problems: list) -> tuple:
 
 
 def _check_steps(steps: tuple, total_steps: int | None, problems: list) -> None:
-    odd = [step for step in steps if not isinstance(step, int) or isinstance(step, bool)]
+    odd = [step for step in steps if not _is_step_number(step)]
     if odd and not any(problem.key == _STEPS_KEY for problem in problems):  # not said already
         problems.append(Problem(_STEPS_KEY, f"holds {odd}, which are not step numbers: verl never profiles them"))
-    numbers = [step for step in steps if isinstance(step, int) and not isinstance(step, bool)]
+    numbers = [step for step in steps if _is_step_number(step)]
     below = [step for step in numbers if step < 1]
     if below:
         problems.append(
@@ -343,15 +348,7 @@ def _check_save_path(config, save_path, problems: list) -> None:
 def _report(problems) -> None:
     """Log each problem once per process (per activation)."""
     for problem in problems:
-        with _reported_lock:
-            if problem in _reported:
-                continue
-            _reported.add(problem)
-        logger.warning("%s", problem)
-
-
-_reported: set = set()
-_reported_lock = threading.Lock()
+        deprecation.log_once(str(problem))
 
 
 # --- translate --------------------------------------------------------------------------------
@@ -663,8 +660,6 @@ def reset() -> None:
     """Forget the detected case and restore every neutralised worker group method."""
     _last["case"] = None
     _last["problems"] = []
-    with _reported_lock:
-        _reported.clear()
     with _neutralised_lock:
         for worker_group, original in list(_neutralised.items()):
             if original is None:

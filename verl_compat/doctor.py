@@ -14,7 +14,6 @@ once, before verl is imported, the way Hydra's own command line does.
 from __future__ import annotations
 
 import contextlib
-import copy
 import importlib
 import importlib.metadata
 import importlib.util
@@ -34,6 +33,7 @@ NO_VERL = 3
 VERL_LACKS = 4
 SHIM_OFF = 5
 NOT_REACHED = 6
+TRAINER_NOT_SERVED = 7
 
 PACKAGES = ("verl", "ray", "torch", "wrapt")
 BOOTSTRAP = "verl_compat_autoload"  # the stdlib-only module the wheel's .pth imports
@@ -63,6 +63,14 @@ def add_arguments(parser) -> None:
         help="a YAML config merged over verl's ppo_trainer.yaml (an overlay or a full config; one with "
         "a Hydra defaults list is composed as a primary config); overrides apply on top",
     )
+    parser.add_argument(
+        "--trainer",
+        action="append",
+        default=[],
+        metavar="MODULE:CLASS",
+        help="a trainer class of your own (or a recipe's) to check: whether and how the torch_memory fix "
+        "reaches it; repeatable",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -75,7 +83,12 @@ def run(args) -> int:
         except BadInput as exc:
             print(f"verl-compat doctor: {exc}", file=sys.stderr)
             return BAD_INPUT
-    report = collect(plan, _describe_source(args))
+    try:
+        classes = [(name, _import_trainer(name)) for name in args.trainer]
+    except BadInput as exc:
+        print(f"verl-compat doctor: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    report = collect(plan, _describe_source(args), classes)
     print(json.dumps(report, indent=2, default=str) if args.json else render(report))
     if report["problems"]:
         print(f"verl-compat doctor: {report['problems'][0]['reason']}", file=sys.stderr)
@@ -167,52 +180,68 @@ def _plan(config_dir: Path, overrides: list, config_file: str | None) -> dict:
 
 
 def torch_memory_plan(config) -> dict:
-    """What the torch_memory fix will change in ``config``: its own ``detect``, and ``translate``
-    run on a copy. The calls it makes depend on verl and are added by :func:`torch_memory_calls`."""
-    from omegaconf import OmegaConf
+    """What the torch_memory fix will change in ``config`` (its own ``describe``). The calls it
+    makes depend on verl and are added by :func:`torch_memory_calls`."""
+    from .fixes import torch_memory
 
-    from .fixes import torch_memory as fix
+    return torch_memory.describe(config)
 
-    detection = fix.detect(config)
-    translated = copy.deepcopy(config)
-    edits = fix.translate(translated, detection)
-    plan = {
-        "case": int(detection.case),
-        "case_name": detection.case.name.lower(),
-        "edits": edits,
-        "steps": list(detection.steps) or None,
-        "dumps": None,
-        "ranks": None,
-        "warns": detection.case in (fix.Case.LEGACY, fix.Case.MIXED),
-        "replacement_overrides": [],
-        "problems": [f"{problem.key} {problem.message}" for problem in detection.problems],
-    }
-    if detection.case == fix.Case.NONE:
-        return plan
-    if detection.case == fix.Case.LEGACY and detection.total_steps:
-        plan["steps"] = list(range(1, int(detection.total_steps) + 1))
-    profiler = OmegaConf.select(translated, "actor_rollout_ref.actor.profiler")
-    plan["dumps"] = f"{profiler.save_path or 'outputs/profile'}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle"
-    plan["ranks"] = "all" if profiler.all_ranks else list(profiler.ranks or [0])
-    if plan["warns"]:
-        plan["replacement_overrides"] = fix.replacement_overrides(detection)
-    return plan
+
+def _call_text(method: str, kwargs: dict) -> str:
+    return f"actor_rollout_wg.{method}({', '.join(f'{key}={value}' for key, value in kwargs.items())})"
 
 
 def torch_memory_calls(plan: dict, stop_takes_run_command: bool | None, patched: list) -> dict:
-    """The calls the torch_memory fix makes for ``plan`` on this verl (``_drive_actor_profiler``),
-    and the legacy calls it turns into no-ops."""
-    if plan["case"] == 0:
+    """The calls the torch_memory fix makes for ``plan`` on this verl (the same ``step_calls`` that
+    drive them, with symbolic arguments), and the legacy calls it turns into no-ops."""
+    from .fixes.torch_memory import Case
+    from .fixes.torch_memory.runtime import step_calls
+
+    if plan["case"] == Case.NONE:
         return {"per_step": [], "neutralised": []}
     per_step = []
-    if plan["case"] == 1:
-        stop = {True: "stop_profile(run_command=N >= total_training_steps)", False: "stop_profile()"}
-        per_step = [
-            "actor_rollout_wg.start_profile(profile_step=N)",
-            f"actor_rollout_wg.{stop.get(stop_takes_run_command, 'stop_profile(...)')}",
-        ]
+    if plan["case"] == Case.LEGACY:
+        calls = step_calls("N", "N >= total_training_steps", stop_takes_run_command)
+        per_step = [_call_text(method, kwargs) for method, kwargs in calls]
+        if stop_takes_run_command is None:  # verl not importable: the stop arguments are unknown
+            per_step[-1] = "actor_rollout_wg.stop_profile(...)"
     legacy = [target.split(":", 1)[1] for target in patched if target.endswith("._fit_torch_memory")]
     return {"per_step": per_step, "neutralised": ["actor_rollout_wg.dump_memory_snapshot", *legacy]}
+
+
+# --- --trainer --------------------------------------------------------------------------------
+
+
+def _import_trainer(name: str):
+    """The class named ``module:Class`` (or ``module.Class``), imported with verl-compat active, as
+    a launcher or the TaskRunner actor would import it."""
+    module_name, sep, qualname = name.partition(":")
+    if not sep:
+        module_name, _, qualname = name.rpartition(".")
+    if not module_name or not qualname:
+        raise BadInput(f"--trainer {name}: expected MODULE:CLASS")
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            owner = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            owner = getattr(owner, part)
+    except Exception as exc:  # the user's module: anything it raises is the answer
+        raise BadInput(f"cannot import {name}: {type(exc).__name__}: {_first_line(exc)}") from None
+    if not isinstance(owner, type):
+        raise BadInput(f"--trainer {name}: not a class")
+    return owner
+
+
+def trainer_report(name: str, cls, stop_takes_run_command: bool | None) -> dict:
+    """Whether the torch_memory fix serves a legacy config on ``cls``, and how it reaches it."""
+    from . import trainers
+
+    reach = trainers.coverage(cls, "torch_memory")
+    from .fixes.torch_memory import Case
+
+    legacy = {"case": Case.LEGACY}
+    calls = torch_memory_calls(legacy, stop_takes_run_command, []) if reach["served"] else {}
+    return {"name": name, **reach, "per_step": calls.get("per_step", []), "neutralised": calls.get("neutralised", [])}
 
 
 # --- environment ------------------------------------------------------------------------------
@@ -242,7 +271,7 @@ def _import_targets() -> dict:
     imported module shows in ``status()`` what the shim does to this verl."""
     modules = {}
     for fix in _fix_modules():
-        for name in fix.TARGETS:
+        for name in patching.targets(fix):
             try:
                 try:
                     found = importlib.util.find_spec(name) is not None
@@ -342,7 +371,7 @@ def _patched_classes(patched: list):
             yield owner
 
 
-def collect(plan: dict | None, source: str = "") -> dict:
+def collect(plan: dict | None, source: str = "", classes: list = ()) -> dict:
     """The whole report as plain data (what ``--json`` prints)."""
     versions = {"python": platform.python_version(), **{name: _version(name) for name in PACKAGES}}
     versions["verl-compat"] = __version__
@@ -380,6 +409,9 @@ def collect(plan: dict | None, source: str = "") -> dict:
         if torch_memory["case"] and verl["importable"]:
             with contextlib.redirect_stdout(sys.stderr):
                 report["config"]["trainer"] = _trainer(plan["v1_trainer_mode"])
+    if classes:
+        takes = (probes or {}).get("stop_profile_takes_run_command")
+        report["trainers"] = [trainer_report(name, cls, takes) for name, cls in classes]
     report["problems"] = sorted(_problems(report), key=lambda problem: problem["exit_code"])
     report["exit_code"] = report["problems"][0]["exit_code"] if report["problems"] else 0
     return report
@@ -414,6 +446,11 @@ def _problems(report: dict):
             yield _problem(VERL_LACKS, f"{fix} cannot patch {target}: {reason}")
         for where, count in state["errors"].items():
             yield _problem(VERL_LACKS, f"{fix} failed {count}x in {where} (see the log above)")
+    for trainer in report.get("trainers", ()):
+        if "torch_memory" in report["status"]["disabled_fixes"] or report["status"]["disabled"]:
+            yield _problem(SHIM_OFF, f"{trainer['name']}: torch_memory is turned off in this environment")
+        elif not trainer["served"]:
+            yield _problem(TRAINER_NOT_SERVED, f"torch_memory does not serve {trainer['name']}: {trainer['why']}")
     if not report["autoload"]["routes"]:
         yield _problem(
             NOT_REACHED,
@@ -484,6 +521,8 @@ def render(report: dict) -> str:
     lines += _render_patches(report)
     if report["config"]:
         lines += _render_plan(report["config"])
+    for trainer in report.get("trainers", ()):
+        lines += _render_trainer(trainer)
     if report["problems"]:
         lines += _section("problems", [(f"exit {p['exit_code']}", p["reason"]) for p in report["problems"]])
     else:
@@ -544,3 +583,16 @@ def _render_plan(config: dict) -> list:
     if plan["problems"]:
         rows.append(("config problems", plan["problems"]))
     return _section(f"config: {config['source']}", rows)
+
+
+def _render_trainer(trainer: dict) -> list:
+    served = "yes" if trainer["served"] else f"NO: {trainer['why']}"
+    rows = [
+        ("legacy config served", served),
+        ("__init__", trainer["__init__"]),
+        ("_stop_profiling", trainer["_stop_profiling"]),
+        ("fit", trainer["fit"]),
+    ]
+    if trainer["per_step"]:
+        rows += [("after each step N", trainer["per_step"]), ("legacy no-ops", trainer["neutralised"])]
+    return _section(f"trainer: {trainer['name']}", rows)

@@ -134,8 +134,7 @@ def plan(found: dict, steps=None) -> list:
             edits.append(("set", TOOL, "torch_memory"))
     if detection.case == Case.LEGACY:
         edits.append(("set", STEPS, steps or _every_step(found, tool)))
-    for edit in torch_memory.translate(view, detection):
-        key = edit.partition("=")[0]
+    for key, _ in torch_memory.translate(view, detection):
         edits.append(("set", key, profiler[key.rpartition(".")[2]]))
     actor_save_path = found.get(ACTOR_SAVE_PATH)
     if edits and actor_save_path:

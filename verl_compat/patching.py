@@ -1,19 +1,15 @@
 """The patching core: a registry of fixes applied in place with wrapt, and undone exactly.
 
-Each fix module (``verl_compat.fixes.<name>``) follows one contract::
+A fix is a module of ``verl_compat.fixes`` (or any module that fits :class:`Fix`), named once in
+:data:`FIX_MODULES`. The core owns everything a fix has in common with the next one: when a
+target module is imported (wrapt post-import hooks, so import order does not matter), what was
+wrapped and how to undo it by identity, the trainer classes and where each fix's trainer hooks
+run (:mod:`verl_compat.trainers`), the fail-open guard, and ``status()``.
 
-    NAME: str                                  # the name users put in VERL_COMPAT_DISABLED_FIXES
-    TARGETS: tuple[str, ...]                   # verl modules the fix patches when they are imported
-    def patches(module) -> list[Patch]         # what to wrap in that module (decided by probes)
-    def prepare(config) -> object              # config-side work (detect, translate, warn)
-    def state() -> dict                        # what status() reports for the fix
-    def reset() -> None                        # forget per-activation state
-
-Fixes are applied from wrapt post-import hooks, so import order does not matter: a target module
-imported before activation is patched at once, one imported later is patched as it loads. A hook
-runs *inside* the target's import, and an exception there would break the user's import, so every
-hook and every wrapper body runs under :func:`guard`: a shim error is logged once and swallowed,
-while the trainer's own exceptions are never caught (the wrapped call is made outside the guard).
+A hook runs *inside* the target's import, and an exception there would break the user's import,
+so every hook and every wrapper body runs under :func:`guard`: a shim error is logged once and
+swallowed, while the trainer's own exceptions are never caught (the wrapped call is made outside
+the guard).
 """
 
 from __future__ import annotations
@@ -24,7 +20,8 @@ import importlib
 import logging
 import sys
 import threading
-from typing import Callable
+from types import ModuleType
+from typing import Callable, Mapping, Protocol, runtime_checkable
 
 import wrapt
 
@@ -32,48 +29,95 @@ from . import _toggles, deprecation
 
 logger = logging.getLogger("verl_compat")
 
-# ``propagation`` is not a fix of verl but rides on the same core (targets, guard, status, toggle):
-# it wraps the launcher's run_ppo, carries the shim into the Ray workers and, when it does, runs
-# prepare_config on the launcher's config there.
+# Each name is a module that fits :class:`Fix`. ``propagation`` is not a fix of verl but fits the
+# contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks.
 FIX_MODULES = ("verl_compat.fixes.torch_memory", "verl_compat.propagation")
 
 
 @dataclasses.dataclass(frozen=True)
 class Patch:
-    """Wrap ``path`` (``"Class.method"``) in a target module with a wrapt-style ``wrapper``."""
+    """Wrap ``path`` (``"Class.method"``) with a wrapt-style ``wrapper``, in the target module or,
+    where ``owner`` is given, on that object (a trainer subclass defined outside verl)."""
 
     path: str
     wrapper: Callable
     why: str = ""
+    owner: object = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What a fix wraps in one module, and what it leaves alone there and why (``path -> reason``)."""
+
+    patches: tuple = ()
+    skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+@runtime_checkable
+class Fix(Protocol):
+    """The contract every fix fits. Only these three are required::
+
+        NAME       the name users put in VERL_COMPAT_DISABLED_FIXES
+        TARGETS    verl modules the fix wraps something in, when they are imported
+        patches    what to wrap in one of them: a Plan, decided by probes, without side effects
+
+    Optional parts, found with ``getattr`` (ddtrace's way), each run by the core under the guard:
+
+        on_trainer_init(trainer)   right after a trainer's __init__, before it builds workers:
+                                   the config step (read, translate, warn)
+        after_step(trainer)        once per step, after the trainer's own step-end profiling
+        prepare_config(config)     the config step on a launcher's config, before Ray ships it
+        describe(config) -> dict   what the fix would do to a config (doctor)
+        state() -> dict            what status() reports for the fix
+        reset()                    forget per-activation state (deactivate)
+
+    A fix with a trainer hook gets it on every trainer of :data:`verl_compat.trainers.TRAINERS`
+    and of their subclasses, wherever defined: it adds a function, never a wrapper of its own.
+    """
+
+    NAME: str
+    TARGETS: tuple
+
+    def patches(self, module: ModuleType) -> Plan: ...
+
+
+TRAINER_HOOKS = ("on_trainer_init", "after_step")
 
 
 @dataclasses.dataclass
 class _Applied:
     fix: str
-    target: object  # the module object patched: unpatched there even if sys.modules moved on
+    target: object  # the object patched on (a module or a class): unpatched there even if moved on
     path: str
     handle: object
     why: str
-
-    @property
-    def module(self) -> str:
-        return self.target.__name__
+    module: str  # for status(): "<module>:<qualified path>"
+    label: str
 
 
 _lock = threading.RLock()
 _active = False
 _hooked: set = set()  # module names whose post-import hook is registered (never unregistered)
-_applied: dict = {}  # (fix, module, path) -> _Applied
-_skipped: dict = {}  # (fix, module, path) -> reason
+_applied: dict = {}  # (fix, module, label) -> _Applied
+_skipped: dict = {}  # (fix, module, label) -> reason
 _errors: dict = {}  # (fix, where) -> count
 
 
-def _fixes():
+def fixes() -> list:
+    """The fix modules not turned off by ``VERL_COMPAT_DISABLED_FIXES``."""
     disabled = _toggles.disabled_fixes()
-    for name in FIX_MODULES:
-        fix = importlib.import_module(name)
-        if fix.NAME not in disabled:
-            yield fix
+    found = [importlib.import_module(name) for name in FIX_MODULES]
+    return [fix for fix in found if fix.NAME not in disabled]
+
+
+def has_trainer_hooks(fix) -> bool:
+    return any(callable(getattr(fix, hook, None)) for hook in TRAINER_HOOKS)
+
+
+def targets(fix) -> tuple:
+    from . import trainers
+
+    return tuple(dict.fromkeys((trainers.MODULES if has_trainer_hooks(fix) else ()) + tuple(fix.TARGETS)))
 
 
 @contextlib.contextmanager
@@ -95,20 +139,57 @@ def guard(fix: str, where: str):
             )
 
 
+def run_hook(fix, hook: str, *args) -> None:
+    """Call ``fix.<hook>(*args)`` if the fix has it, fail-open."""
+    function = getattr(fix, hook, None)
+    if callable(function):
+        with guard(fix.NAME, hook):
+            function(*args)
+
+
+def _apply(fix, module_name: str, plan: Plan, default_owner) -> None:
+    for path, reason in plan.skipped.items():
+        _skip((fix.NAME, module_name, path), reason)
+    for patch in plan.patches:
+        owner = default_owner if patch.owner is None else patch.owner
+        label = patch.path if patch.owner is None else f"{patch.owner.__qualname__}.{patch.path}"
+        key = (fix.NAME, module_name, label)
+        if key in _applied:
+            continue
+        try:
+            wrapt.resolve_path(owner, patch.path)
+        except (AttributeError, wrapt.PathResolutionError) as exc:
+            _skip(key, f"not found in this verl ({exc})")
+            continue
+        handle = wrapt.wrap_function_wrapper(owner, patch.path, patch.wrapper)
+        _applied[key] = _Applied(fix.NAME, owner, patch.path, handle, patch.why, module_name, label)
+        _skipped.pop(key, None)
+
+
 def _patch_module(fix, module) -> None:
+    from . import trainers
+
     with guard(fix.NAME, f"patching {module.__name__}"):
-        for patch in fix.patches(module):
-            key = (fix.NAME, module.__name__, patch.path)
-            if key in _applied:
-                continue
-            try:
-                owner, attribute, original = wrapt.resolve_path(module, patch.path)
-            except (AttributeError, wrapt.PathResolutionError) as exc:
-                _skip(key, f"not found in this verl ({exc})")
-                continue
-            handle = wrapt.wrap_function_wrapper(module, patch.path, patch.wrapper)
-            _applied[key] = _Applied(fix.NAME, module, patch.path, handle, patch.why)
-            _skipped.pop(key, None)
+        if module.__name__ in fix.TARGETS:
+            _apply(fix, module.__name__, fix.patches(module), module)
+        if module.__name__ in trainers.MODULES and has_trainer_hooks(fix):
+            for cls_module, plan in trainers.plans(module, fix):
+                _apply(fix, cls_module, plan, module)
+            trainers.watch_subclasses(module)
+
+
+def patch_trainer_class(cls) -> None:
+    """Give a trainer class defined after its verl base class was patched (a recipe's, a user's)
+    every fix's trainer hooks: called from the base's ``__init_subclass__`` and at construction."""
+    from . import trainers
+
+    with _lock:
+        if not _active:
+            return
+        for fix in fixes():
+            if has_trainer_hooks(fix):
+                with guard(fix.NAME, f"patching {cls.__module__}.{cls.__qualname__}"):
+                    _apply(fix, cls.__module__, trainers.class_plan(cls, fix), None)
 
 
 def _skip(key, reason: str) -> None:
@@ -117,20 +198,14 @@ def _skip(key, reason: str) -> None:
         logger.info("verl-compat: %s skips %s.%s: %s", *key, reason)
 
 
-def skip(fix: str, module: str, path: str, reason: str) -> None:
-    """Record (and log once) that ``fix`` leaves ``module.path`` alone, and why."""
-    with _lock:
-        _skip((fix, module, path), reason)
-
-
 def _on_import(module) -> None:
     # Called by wrapt inside the target module's import: must never raise.
     try:
         with _lock:
             if not _active:
                 return
-            for fix in _fixes():
-                if module.__name__ in fix.TARGETS:
+            for fix in fixes():
+                if module.__name__ in targets(fix):
                     _patch_module(fix, module)
     except Exception:
         logger.exception("verl-compat: post-import hook for %s failed", getattr(module, "__name__", module))
@@ -148,8 +223,8 @@ def activate() -> bool:
         if _active:
             return True
         _active = True
-        for fix in _fixes():
-            for name in fix.TARGETS:
+        for fix in fixes():
+            for name in targets(fix):
                 if name not in _hooked:
                     _hooked.add(name)
                     # Calls _on_import at once when the module is already imported.
@@ -159,48 +234,70 @@ def activate() -> bool:
     return True
 
 
+def is_active() -> bool:
+    """Whether verl-compat is active in this process (cheap: no verl module is looked at)."""
+    return _active
+
+
 def deactivate() -> None:
     """Remove every wrapper (the originals come back by identity) and forget fix state."""
     global _active
+    from . import trainers
+
     with _lock:
         _active = False
         for key, applied in list(_applied.items()):
-            with guard(applied.fix, f"unpatching {applied.module}.{applied.path}"):
+            with guard(applied.fix, f"unpatching {applied.module}.{applied.label}"):
                 wrapt.unwrap_object(applied.target, applied.path, applied.handle)
             del _applied[key]
+        trainers.unwatch_subclasses()
         _skipped.clear()
         _errors.clear()
         for name in FIX_MODULES:
             fix = sys.modules.get(name)
-            if fix is not None:
+            if fix is not None and callable(getattr(fix, "reset", None)):
                 fix.reset()
         deprecation.reset()
 
 
+def wrapped_by(function, fix: str) -> _Applied | None:
+    """The patch of ``fix`` found in ``function``'s wrapper chain (by handle identity: wrapt's public
+    API), or None."""
+    with _lock:
+        handles = {id(a.handle): a for a in _applied.values() if a.fix == fix}
+    if not handles or function is None:
+        return None
+    try:
+        chain = list(wrapt.wrapper_chain(function))
+    except wrapt.WrapperChainTooDeepError:
+        return None
+    return next((handles[id(entry)] for entry in chain if id(entry) in handles), None)
+
+
 def prepare_config(config) -> None:
-    """Run every active fix's config-side work on a launcher's config, before it is shipped
-    by value to the Ray actors that build trainers and workers."""
+    """Run every active fix's config step on a launcher's config, before it is shipped by value to
+    the Ray actors that build trainers and workers."""
     if not _active:
         return
-    for fix in _fixes():
-        with guard(fix.NAME, "prepare_config"):
-            fix.prepare(config)
+    for fix in fixes():
+        run_hook(fix, "prepare_config", config)
 
 
 def status() -> dict:
     """What is patched, what was skipped and why, shim errors so far, and each fix's own state."""
     with _lock:
-        fixes = {}
-        for fix in _fixes():
-            fixes[fix.NAME] = {
-                "patched": sorted(f"{a.module}:{a.path}" for a in _applied.values() if a.fix == fix.NAME),
+        report = {}
+        for fix in fixes():
+            state = getattr(fix, "state", None)
+            report[fix.NAME] = {
+                "patched": sorted(f"{a.module}:{a.label}" for a in _applied.values() if a.fix == fix.NAME),
                 "skipped": {f"{m}:{p}": r for (f, m, p), r in _skipped.items() if f == fix.NAME},
                 "errors": {w: n for (f, w), n in _errors.items() if f == fix.NAME},
-                **fix.state(),
+                **(state() if callable(state) else {}),
             }
         return {
             "active": _active,
             "disabled": _toggles.disabled(),
             "disabled_fixes": sorted(_toggles.disabled_fixes()),
-            "fixes": fixes,
+            "fixes": report,
         }

@@ -1,7 +1,7 @@
 """propagation: carry verl-compat from a launcher into the Ray processes that build trainers.
 
 verl never builds the trainer in the launching process: ``run_ppo`` starts Ray and builds it inside
-a ``TaskRunner`` actor (verl-matrix §7). On a cluster started with ``ray start`` the workers do not
+a ``TaskRunner`` actor (``verl/trainer/main_ppo.py``). On a cluster started with ``ray start`` the workers do not
 inherit the launcher's environment, so a shim active only in the launcher does nothing there.
 
 When verl-compat is active in a launcher, each ``run_ppo`` entry point that exists is wrapped, and
@@ -39,7 +39,6 @@ import logging
 import os
 import sys
 
-import wrapt
 
 from . import patching
 
@@ -173,35 +172,24 @@ def reach(config) -> bool:
     return True
 
 
-def prepare(config) -> None:
-    """Nothing here: this fix's config-side work is :func:`reach`, which the ``run_ppo`` wrapper
-    runs *before* ``patching.prepare_config``, because the other fixes' launcher-side edits are
-    only made when the workers will have the shim."""
-
-
 # --- wrap -------------------------------------------------------------------------------------
 
 
 def _before_run_ppo(wrapped, instance, args, kwargs):
     with patching.guard(NAME, "before run_ppo"):
         config = args[0] if args else kwargs.get("config")
-        if patching.status()["active"] and reach(config):
+        if patching.is_active() and reach(config):
             patching.prepare_config(config)
     return wrapped(*args, **kwargs)
 
 
-def _is_ours(entry) -> bool:
-    return getattr(entry, "_self_wrapper", None) is _before_run_ppo
-
-
-def patches(module) -> list:
-    run_ppo = getattr(module, "run_ppo", None)
-    if run_ppo is not None and wrapt.find_wrapper(run_ppo, predicate=_is_ours) is not None:
+def patches(module) -> patching.Plan:
+    if patching.wrapped_by(getattr(module, "run_ppo", None), NAME) is not None:
         # main_ppo_sync imported main_ppo's run_ppo after it was wrapped: wrapping again would
         # prepare the config twice. It is covered, so this is no skip.
         logger.debug("verl-compat: %s.run_ppo is main_ppo's wrapped run_ppo already", module.__name__)
-        return []
-    return [patching.Patch("run_ppo", _before_run_ppo, "prepare the config and reach the Ray workers")]
+        return patching.Plan()
+    return patching.Plan((patching.Patch("run_ppo", _before_run_ppo, "prepare the config and reach the Ray workers"),))
 
 
 # --- state ------------------------------------------------------------------------------------

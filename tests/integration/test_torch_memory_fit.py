@@ -171,7 +171,7 @@ def test_fault_in_shim_logic_is_logged_once_and_the_run_completes(shim, tmp_path
     def broken(trainer):
         raise RuntimeError("injected fault in the shim")
 
-    monkeypatch.setattr(torch_memory, "_drive_actor_profiler", broken)
+    monkeypatch.setattr(torch_memory.runtime, "drive_actor_profiler", broken)
     with caplog.at_level(logging.ERROR, logger="verl_compat"):
         result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
 
@@ -189,7 +189,7 @@ FAULTS = {
     # detect/translate/warn: in the wrapped __init__, and again by each step's wrapper, which finds
     # no state from __init__ and tries to prepare it itself.
     "prepare": {"after __init__": 1, "after _stop_profiling": STEPS},
-    "_neutralise_legacy_dump": {"after _stop_profiling": STEPS},
+    "runtime.neutralise_legacy_dump": {"after _stop_profiling": STEPS},
 }
 
 
@@ -198,7 +198,8 @@ def test_fault_in_each_wrapper_is_logged_once_and_the_run_completes(where, shim,
     def broken(*args, **kwargs):
         raise RuntimeError(f"injected fault in {where}")
 
-    monkeypatch.setattr(torch_memory, where, broken)
+    owner, _, name = where.rpartition(".")
+    monkeypatch.setattr(getattr(torch_memory, owner) if owner else torch_memory, name, broken)
     with caplog.at_level(logging.ERROR, logger="verl_compat"):
         result = run_fit(compose_config(LEGACY, tmp_path), actor="fsdp")
 

@@ -129,7 +129,7 @@ def test_malformed_config_gets_one_clear_message(row, shim, tmp_path, caplog):
     assert len(said) == 1, [r.getMessage() for r in caplog.records]
     assert all(word in said[0] for word in words), said[0]
     assert int(detection.case) == case
-    assert made == edits
+    assert [f"{key}={value}" for key, value in made] == edits
     assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == {}, "no shim error: every value was read"
     assert said[0] in verl_compat.status()["fixes"]["torch_memory"]["problems"]
     if verl_accepts(original):
@@ -146,7 +146,7 @@ def test_a_plain_dict_config_is_translated_like_an_omegaconf_one(shim, shim_warn
 
     assert detection.case == torch_memory.Case.LEGACY
     assert detection.problems == ()
-    assert edits == [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"]
+    assert edits == [(f"{ACTOR}.enable", True), (f"{ACTOR}.all_ranks", True)]
     assert config["actor_rollout_ref"]["actor"]["profiler"]["enable"] is True
     assert len(shim_warnings()) == 1
 

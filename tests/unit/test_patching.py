@@ -118,11 +118,11 @@ def test_first_import_from_many_threads_patches_once():
         """
         import importlib, threading, wrapt
         import verl_compat
-        from verl_compat.fixes import torch_memory
+        from verl_compat import trainers
 
         asked = []
-        patches = torch_memory.patches
-        torch_memory.patches = lambda module: asked.append(module.__name__) or patches(module)
+        plans = trainers.plans
+        trainers.plans = lambda module, fix: asked.append(module.__name__) or plans(module, fix)
 
         barrier = threading.Barrier(8)
         def first_import():
@@ -141,18 +141,18 @@ def test_first_import_from_many_threads_patches_once():
 
 
 def test_a_fault_in_the_import_hook_never_breaks_the_import():
-    # The fix's own patch planning raises while verl's trainer module is first imported: the
+    # The patch planning for the fix raises while verl's trainer module is first imported: the
     # import succeeds, verl is left as released, and the error is logged once with the fix's name.
     out = _run(
         """
         import logging, sys, wrapt
         logging.basicConfig(stream=sys.stdout, format="%(levelname)s %(message)s")
         import verl_compat
-        from verl_compat.fixes import torch_memory
+        from verl_compat import trainers
 
-        def broken(module):
-            raise RuntimeError("injected fault in patches()")
-        torch_memory.patches = broken
+        def broken(module, fix):
+            raise RuntimeError("injected fault in the patch plan")
+        trainers.plans = broken
 
         from verl.trainer.ppo.ray_trainer import RayPPOTrainer
         print(isinstance(RayPPOTrainer.__dict__["_stop_profiling"], wrapt.FunctionWrapper))

@@ -242,7 +242,7 @@ def test_main_ppo_sync_run_ppo_reaches_the_workers(ray_init):
         pytest.skip("this verl has no verl.trainer.main_ppo_sync (0.8 only)")
     from verl.trainer import main_ppo_sync
 
-    assert wrapt.find_wrapper(main_ppo_sync.run_ppo, predicate=propagation._is_ours) is not None
+    assert patching.wrapped_by(main_ppo_sync.run_ppo, "propagation") is not None
     with pytest.raises(Stop):
         main_ppo_sync.run_ppo(compose_config(), None)
     assert ray_init[-1]["runtime_env"]["env_vars"][ENV] == "verl_compat"

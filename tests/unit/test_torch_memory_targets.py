@@ -41,7 +41,7 @@ del os.environ["VERL_COMPAT_DISABLE"]  # set for the interpreter start: no auto-
 import verl_compat
 from verl_compat.fixes import torch_memory
 assert verl_compat.activate()
-for name in torch_memory.TARGETS:
+for name in verl_compat.patching.targets(torch_memory):
     try:
         importlib.import_module(name)
     except ImportError:
@@ -104,7 +104,12 @@ def test_changed_target_is_skipped_with_one_line_and_the_rest_patched(module, pa
     assert line == f"verl-compat: torch_memory skips {module}.{path}: {reason}"
     # The rest of this verl is patched: everything a clean activation patches, but the skipped target.
     assert f"{RAY_TRAINER}:RayPPOTrainer.__init__" in fix["patched"]
-    assert not any(target.startswith(f"{module}:{path}") for target in fix["patched"])
+    under_the_name = [target for target in fix["patched"] if target.startswith(f"{module}:{path}")]
+    if "." in path:  # a method: left alone
+        assert under_the_name == []
+    else:  # a class: gone under its listed name, but a subclass of RayPPOTrainer is still reached by the
+        # structural rule (its own __init__ does not call super().__init__, so that is wrapped)
+        assert under_the_name in ([], [f"{module}:{path}.__init__"])
     if probes.has_v1_trainer():
         assert "verl.trainer.ppo.v1.trainer_base:PPOTrainer._stop_profiling" in fix["patched"]
     if probes.has_sync_trainer() and module != "verl.trainer.main_ppo_sync":

@@ -1,81 +1,33 @@
-"""torch_memory: legacy per-step memory snapshots, translated into DistProfiler calls.
+"""torch_memory, the config half: detect the case, check what is read, translate, and say it.
 
-Since verl 0.6.0, ``actor_rollout_ref.actor.profiler.tool=torch_memory`` made ``fit()`` call
-``actor_rollout_wg.dump_memory_snapshot(...)`` after every step. Engine workers never had that
-method (``AttributeError`` after step 1, verl #6180/#6181), and verl 0.8.0 (#6198) deleted the
-call, so the same config now silently dumps nothing. Snapshots now come from the unified
-DistProfiler (``global_profiler.steps`` + ``actor...profiler.enable``).
+Pure: no wrapt, nothing patched, no verl import (omegaconf only where the config is a DictConfig),
+so ``verl-compat doctor`` and ``verl-compat migrate`` use exactly what the run-time fix uses.
 
-This fix reads top to bottom:
+From the config: ``T`` = the actor's resolved ``profiler.tool``, ``S`` = ``global_profiler.steps``,
+``E`` = the actor's ``profiler.enable`` (docs/torch_memory.md has the table):
 
-1. **detect** the case from the config (``T`` tool, ``S`` steps, ``E`` enable; product.md), and
-   **check** what it reads: a malformed value is reported once, naming the key and what was done
-   with it, and never turned into a crash (docs/torch_memory.md has the table and precedence);
-2. **translate** it into config edits (``enable``, ``all_ranks``) before any worker is built,
-   and warn once with the exact new overrides;
-3. **drive** the actor worker group after each step's own ``_stop_profiling`` in the legacy case
-   (``start_profile(profile_step=N)`` then ``stop_profile()``), and neutralise the legacy call so
-   it neither crashes nor dumps a second time.
-
-Every trainer verl ships is covered by wrapping methods in place on the classes verl defines
-(:data:`TRAINERS`): the v1 trainers are looked up by name in a registry, ``FullyAsyncTrainer`` is a
-Ray actor class, so a subclass or a rebound name would never be built. What to wrap on each is
-decided by :mod:`verl_compat.probes`, never by ``verl.__version__``.
-
-Result: one DistProfiler dump per (rank, step), at
-``{save_path}/step{N}/torch_memory_rank{R}_pid{P}.pickle``.
+1. **detect** the case, and **check** what it reads: a malformed value is reported once, naming
+   the key and what was done with it, never turned into a crash;
+2. **translate** it into config edits (``enable``, ``all_ranks``) as ``(key, value)`` pairs,
+   made before any worker is built;
+3. the **warning** with the exact new overrides, and :func:`describe` for doctor.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import enum
-import logging
 import os
 import re
-import sys
-import threading
-import weakref
 
-from .. import deprecation, patching, probes
-
-NAME = "torch_memory"
-
-
-@dataclasses.dataclass(frozen=True)
-class Trainer:
-    """A trainer class verl defines, and what of it this fix wraps where verl has it."""
-
-    module: str
-    name: str
-    init: bool  # its own __init__ builds no workers yet: translate the config right after it
-    stop: str | None  # the shape (probes.stop_profiling_shape) of its own _stop_profiling to wrap
-
-
-# verl-matrix §11.1/§11.5. Subclasses not listed inherit a wrapped method (SeparateRayPPOTrainer,
-# the v1 PPOTrainerSync/ColocateAsync/SeparateAsync), or are covered elsewhere: FullyAsyncTrainer is a
-# Ray actor class whose __init__ does not call super().__init__, so its config is translated in the
-# launcher (propagation wraps run_ppo, which the experimental mains call); FullyAsyncRollouter's
-# _stop_profiling is a coroutine that drives rollout servers only.
-TRAINERS = (
-    Trainer("verl.trainer.ppo.ray_trainer", "RayPPOTrainer", init=True, stop="do_profile"),
-    Trainer("verl.trainer.ppo.v1.trainer_base", "PPOTrainer", init=True, stop="no_args"),  # 0.9+ default
-    Trainer("verl.trainer.main_ppo_sync", "PPOTrainer", init=True, stop="no_args"),  # 0.8.0
-    # Its __init__ does not call super().__init__ (0.7.1+).
-    Trainer("verl.experimental.one_step_off_policy.ray_trainer", "OneStepOffRayTrainer", init=True, stop=None),
-    # 0.7.x source trees (not in the wheels): overrides that call super()._stop_profiling first.
-    Trainer("verl.experimental.vla.rob_ray_trainer", "RobRayPPOTrainer", init=False, stop="do_profile"),
-    Trainer("verl.experimental.vla.sac.sac_ray_trainer", "RobRaySACTrainer", init=False, stop="do_profile"),
-)
-SEPARATION = "verl.experimental.separation.ray_trainer"
-TARGETS = tuple(dict.fromkeys([trainer.module for trainer in TRAINERS] + [SEPARATION]))
-
-logger = logging.getLogger("verl_compat")
+from ... import deprecation
 
 LEGACY_KEY = "actor_rollout_ref.actor.profiler.tool"
-_ACTOR_PROFILER = "actor_rollout_ref.actor.profiler"
-_STATE_ATTR = "_verl_compat_torch_memory"
+GLOBAL_TOOL_KEY = "global_profiler.tool"
+ACTOR_PROFILER = "actor_rollout_ref.actor.profiler"
+_ACTOR_PROFILER = ACTOR_PROFILER
 
 
 class Case(enum.IntEnum):
@@ -106,6 +58,7 @@ class Detection:
     save_path: str | None = None
     total_steps: int | None = None
     problems: tuple = ()
+    key_set: str = LEGACY_KEY  # where torch_memory was written: the actor's key, or the global one it inherits
 
 
 # --- detect -----------------------------------------------------------------------------------
@@ -132,7 +85,7 @@ def _select(config, key: str):
 
 
 def detect(config, total_steps: int | None = None) -> Detection:
-    """Which of the four cases ``config`` is (product.md, "The torch_memory fix"), and what in it
+    """Which of the four cases ``config`` is (module docstring), and what in it
     is malformed. Never raises: a config that cannot be read is case 0, with the reason."""
     try:
         tool = _select(config, LEGACY_KEY)
@@ -170,6 +123,7 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
         case = Case.NEW_STYLE if enable else Case.MIXED
     ranks = _ranks(config, all_ranks, problems)
     save_path = _select(config, f"{_ACTOR_PROFILER}.save_path")
+    key_set = GLOBAL_TOOL_KEY if _inherits_global_tool(config) else LEGACY_KEY
     _check_steps(steps, total_steps, problems)
     _check_save_path(config, save_path, problems)
     return Detection(
@@ -181,7 +135,23 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
         save_path=save_path,
         total_steps=total_steps,
         problems=tuple(problems),
+        key_set=key_set,
     )
+
+
+def _inherits_global_tool(config) -> bool:
+    """The actor's tool is verl's default interpolation of ``global_profiler.tool`` (verl >= 0.8's
+    ``examples/profile/run_qwen2_5_vl_7b_torch_memory.sh`` sets only that key), not a value the
+    user wrote under the actor."""
+    try:
+        from omegaconf import DictConfig, OmegaConf
+    except ImportError:
+        return False
+    profiler = _select(config, _ACTOR_PROFILER) if isinstance(config, DictConfig) else None
+    if not isinstance(profiler, DictConfig):
+        return False
+    raw = OmegaConf.to_container(profiler, resolve=False).get("tool")
+    return isinstance(raw, str) and "global_profiler.tool" in raw and _select(config, GLOBAL_TOOL_KEY) == "torch_memory"
 
 
 # --- check ------------------------------------------------------------------------------------
@@ -372,11 +342,13 @@ def _set(config, key: str, value) -> None:
 
 
 def translate(config, detection: Detection) -> list:
-    """Edit ``config`` in place so the actor's DistProfiler dumps; return the edits made.
+    """Edit ``config`` in place so the actor's DistProfiler dumps; return the edits made, as
+    ``(key, value)`` pairs.
 
     ``global_profiler.tool`` and ``global_profiler.steps`` are never written: the global tool
     would flow by interpolation into ref, critic and rollout, and steps would make the trainer
-    start and stop every role every step (verl-matrix §11.3). The legacy "every step" is driven
+    start and stop every role every step (``RayPPOTrainer.fit`` compares ``global_steps`` with
+    ``global_profiler.steps`` for every role). The legacy "every step" is driven
     by this fix instead, on the actor worker group only.
     """
     if detection.case not in (Case.LEGACY, Case.MIXED):
@@ -394,7 +366,7 @@ def translate(config, detection: Detection) -> list:
             reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"
             _report([Problem(key, reason)])
         else:
-            edits.append(f"{key}={value}")
+            edits.append((key, value))
     return edits
 
 
@@ -426,23 +398,34 @@ def replacement_overrides(detection: Detection) -> list:
 
 def warning_text(detection: Detection, edits: list) -> str:
     save_path = detection.save_path or "outputs/profile"
-    if detection.case == Case.LEGACY:
+    overrides = replacement_overrides(detection)
+    if detection.case == Case.LEGACY and detection.key_set == GLOBAL_TOOL_KEY:
+        what = (
+            f"{GLOBAL_TOOL_KEY}=torch_memory without global_profiler.steps (case 1) is incomplete: verl >=0.8 "
+            "dumps nothing for it and verl <0.8 crashes on engine workers (AttributeError: "
+            "dump_memory_snapshot). verl-compat drives the DistProfiler after every step instead"
+        )
+        advice = "Add to your overrides"
+        overrides = [o for o in overrides if not o.startswith(("global_profiler.tool=", "global_profiler.save_path="))]
+    elif detection.case == Case.LEGACY:
         what = (
             f"{LEGACY_KEY}=torch_memory without global_profiler.steps (legacy per-step snapshots, "
             "case 1) is deprecated: verl <0.8 crashes on engine workers "
             "(AttributeError: dump_memory_snapshot) and verl >=0.8 dumps nothing. verl-compat "
             "drives the DistProfiler after every step instead"
         )
+        advice = "Replace the legacy key with"
     else:
         what = (
-            f"{LEGACY_KEY}=torch_memory with global_profiler.steps but "
+            f"{detection.key_set}=torch_memory with global_profiler.steps but "
             f"{_ACTOR_PROFILER}.enable=False (case 3, verl #6181) dumps nothing on verl >=0.7.1"
         )
-    forced = f"; verl-compat forced {', '.join(edits)}" if edits else ""
+        advice = "Replace the legacy key with" if detection.key_set == LEGACY_KEY else "Use"
+    forced = f"; verl-compat forced {', '.join(f'{key}={value}' for key, value in edits)}" if edits else ""
     return (
         f"verl-compat: {what}{forced}.\n"
-        f"  Replace the legacy key with:\n"
-        f"    {' '.join(replacement_overrides(detection))}\n"
+        f"  {advice}:\n"
+        f"    {' '.join(overrides)}\n"
         f"  Snapshots are now written to {save_path}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle "
         f"(legacy: {save_path}/step{{N+1}}/post_update_step{{N+1}}_rank{{R}}_pid{{P}}.pickle, "
         "labelled one step late).\n"
@@ -450,220 +433,32 @@ def warning_text(detection: Detection, edits: list) -> str:
     )
 
 
-def prepare(config, total_steps: int | None = None) -> tuple:
-    """Detect, translate and warn: the whole config-side work, shared by every entry point."""
-    detection = detect(config, total_steps)
-    _report(detection.problems)
-    edits = translate(config, detection)
-    _record(detection)
-    if detection.case in (Case.LEGACY, Case.MIXED):
-        deprecation.warn_once(NAME, warning_text(detection, edits))
-    return detection, edits
-
-
-# --- drive ------------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class _TrainerState:
-    detection: Detection
-    edits: list
-    driven_step: int | None = None
-
-
-def _state(trainer) -> _TrainerState:
-    state = getattr(trainer, _STATE_ATTR, None)
-    if state is None:
-        # No wrapped __init__ ran: the trainer was built before activation, or its __init__ is not
-        # wrapped (FullyAsyncTrainer; the launcher translated its config). Translating now changes
-        # nothing its workers got, but records the case; the per-step driving below still runs.
-        detection, edits = prepare(trainer.config, getattr(trainer, "total_training_steps", None))
-        state = _TrainerState(detection, edits)
-        setattr(trainer, _STATE_ATTR, state)
-    return state
-
-
-def _legacy_dump_noop(tag="manual", sub_dir=None, **kwargs):
-    """Stands in for the worker group's legacy ``dump_memory_snapshot``: the DistProfiler
-    already dumps this step, so the legacy call would crash (engine workers) or dump twice."""
-    logger.debug("verl-compat: skipped legacy dump_memory_snapshot(tag=%r, sub_dir=%r)", tag, sub_dir)
-
-
-_neutralised = weakref.WeakKeyDictionary()  # worker group -> its own dump_memory_snapshot or None
-_neutralised_lock = threading.Lock()
-
-
-def _neutralise_legacy_dump(worker_group) -> None:
-    with _neutralised_lock:
-        if worker_group in _neutralised:
-            return
-        _neutralised[worker_group] = worker_group.__dict__.get("dump_memory_snapshot")
-        worker_group.dump_memory_snapshot = _legacy_dump_noop
-
-
-def _drive_actor_profiler(trainer) -> None:
-    """Start and stop the actor worker group's DistProfiler for the step that just ended.
-
-    For torch_memory, ``start`` only records the step (history recording is on since worker
-    construction), so a back-to-back pair at the end of step N captures what a pair spanning the
-    step would, and the dump lands in ``step{N}``. The same for every trainer: each has
-    ``actor_rollout_wg``, ``global_steps`` (step N while its ``_stop_profiling`` runs) and, by
-    then, ``total_training_steps``.
-    """
-    worker_group = trainer.actor_rollout_wg
-    step = trainer.global_steps
-    worker_group.start_profile(profile_step=step)
-    if probes.stop_profile_takes_run_command():
-        # run_command fires the user's finish hook: once, on the last step.
-        worker_group.stop_profile(run_command=step >= (trainer.total_training_steps or step))
-    else:
-        worker_group.stop_profile()
-
-
-def _after_init(wrapped, instance, args, kwargs):
-    """Translate the config right after the trainer's ``__init__``, before it builds workers
-    (``init_workers()``, or ``init()`` for the v1 trainers)."""
-    result = wrapped(*args, **kwargs)
-    with patching.guard(NAME, "after __init__"):
-        detection, edits = prepare(instance.config, getattr(instance, "total_training_steps", None))
-        setattr(instance, _STATE_ATTR, _TrainerState(detection, edits))
-    return result
-
-
-def _after_stop_profiling(wrapped, instance, args, kwargs):
-    result = wrapped(*args, **kwargs)
-    with patching.guard(NAME, "after _stop_profiling"):
-        state = _state(instance)
-        if state.detection.case != Case.NONE:
-            _neutralise_legacy_dump(instance.actor_rollout_wg)
-        # Once per step: an override and the base it calls through super() are both wrapped.
-        if state.detection.case == Case.LEGACY and state.driven_step != instance.global_steps:
-            state.driven_step = instance.global_steps
-            _drive_actor_profiler(instance)
-    return result
-
-
-def _skip_legacy_fit_torch_memory(wrapped, instance, args, kwargs):
-    """0.7.1's separation trainers dump through ``_fit_torch_memory``: with the fix active the
-    DistProfiler already dumps this step, so the legacy call is skipped (else it is made)."""
-    skip = False
-    with patching.guard(NAME, "_fit_torch_memory"):
-        skip = _state(instance).detection.case != Case.NONE
-    if skip:
-        return None
-    return wrapped(*args, **kwargs)
-
-
-def patches(module) -> list:
-    """What to wrap in ``module``, as the probes find this verl. A listed class or method that is
-    missing is skipped with one log line (verl changed); the rest is patched."""
-    found = []
-    for trainer in TRAINERS:
-        if trainer.module != module.__name__:
-            continue
-        cls = getattr(module, trainer.name, None)
-        if not isinstance(cls, type):
-            patching.skip(NAME, module.__name__, trainer.name, "class not found in this verl")
-            continue
-        if trainer.init and probes.defines(cls, "__init__"):
-            found.append(patching.Patch(f"{trainer.name}.__init__", _after_init, "translate the config"))
-        stop = f"{trainer.name}._stop_profiling"
-        inherited = hasattr(cls, "_stop_profiling") and not probes.defines(cls, "_stop_profiling")
-        if trainer.stop is None or inherited:
-            continue  # nothing of its own to wrap: the base class's wrapper runs
-        if probes.stop_profiling_shape(getattr(cls, "_stop_profiling", None)) == trainer.stop:
-            found.append(patching.Patch(stop, _after_stop_profiling, "drive the actor"))
-        elif hasattr(cls, "_stop_profiling"):
-            reason = f"a signature other than the expected {trainer.stop} form in this verl"
-            patching.skip(NAME, module.__name__, stop, reason)
-        else:
-            patching.skip(NAME, module.__name__, stop, "not found in this verl")
-    if module.__name__ == SEPARATION and probes.has_legacy_fit_torch_memory(module):
-        legacy = "SeparateRayPPOTrainer._fit_torch_memory"
-        found.append(patching.Patch(legacy, _skip_legacy_fit_torch_memory, "skip the legacy dump"))
-    return found
-
-
-# --- state ------------------------------------------------------------------------------------
-
-_last = {"case": None, "problems": []}
-
-
-def _record(detection: Detection) -> None:
-    _last["case"] = int(detection.case)
-    _last["problems"] = [str(problem) for problem in detection.problems]
-
-
-def _trainer_classes():
-    """The listed trainer classes of every imported verl module, and all their subclasses."""
-    stack = [getattr(sys.modules.get(trainer.module), trainer.name, None) for trainer in TRAINERS]
-    seen = {}
-    while stack:
-        cls = stack.pop()
-        # Ray's ActorClass keeps the user's class and adds a subclass of its own: skip that copy.
-        if isinstance(cls, type) and cls not in seen and "__ray_actor_class__" not in vars(cls):
-            seen[cls] = None
-            stack.extend(cls.__subclasses__())
-    return list(seen)
-
-
-def _wrapped_by(function, wrapper) -> bool:
-    return getattr(function, "_self_wrapper", None) is wrapper
-
-
-def _how(cls, name: str, wrapper) -> tuple:
-    """Whether ``cls.<name>`` (its own or inherited) is wrapped by ``wrapper``, and a few words on it."""
-    owner = next((base for base in cls.__mro__ if name in vars(base)), None)
-    if owner is None:
-        return False, "absent"
-    where = "own" if owner is cls else f"inherited from {owner.__name__}"
-    if _wrapped_by(vars(owner)[name], wrapper):
-        return True, f"wrapped ({where})"
-    return False, f"not wrapped ({where})"
-
-
-def _init_how(cls, drives: bool) -> str:
-    wrapped, how = _how(cls, "__init__", _after_init)
-    if wrapped:
-        return how
-    base = next((b for b in cls.__mro__[1:] if _wrapped_by(vars(b).get("__init__"), _after_init)), None)
-    if base is not None and probes.init_calls_super(cls):
-        return f"{how}; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
-    if drives:
-        return f"{how}; the config is translated by the launcher's run_ppo, before the trainer's Ray actor exists"
-    return how
-
-
-def trainers() -> dict:
-    """Per trainer class found (qualified name): whether the fix drives it, and how each method is
-    reached."""
-    found = {}
-    for cls in _trainer_classes():
-        drives, stop = _how(cls, "_stop_profiling", _after_stop_profiling)
-        if not drives and probes.stop_profiling_shape(getattr(cls, "_stop_profiling", None)) is None:
-            stop += ": a coroutine (or unknown form) that drives no actor worker group, skipped"
-        entry = {"patched": drives, "__init__": _init_how(cls, drives), "_stop_profiling": stop}
-        if hasattr(cls, "_fit_torch_memory"):
-            entry["_fit_torch_memory"] = _how(cls, "_fit_torch_memory", _skip_legacy_fit_torch_memory)[1]
-        found[f"{cls.__module__}.{cls.__qualname__}"] = entry
-    return dict(sorted(found.items()))
-
-
-def state() -> dict:
-    """The last detected case in this process (None before any config was seen) and the problems
-    found in that config, and the trainer classes of the imported verl modules with how each is
-    patched."""
-    return {"case": _last["case"], "problems": _last["problems"], "trainers": trainers()}
-
-
-def reset() -> None:
-    """Forget the detected case and restore every neutralised worker group method."""
-    _last["case"] = None
-    _last["problems"] = []
-    with _neutralised_lock:
-        for worker_group, original in list(_neutralised.items()):
-            if original is None:
-                worker_group.__dict__.pop("dump_memory_snapshot", None)
-            else:
-                worker_group.dump_memory_snapshot = original
-        _neutralised.clear()
+def describe(config) -> dict:
+    """What the fix will change in ``config`` (translated on a copy; ``config`` is left as it is):
+    plain data for ``verl-compat doctor``. The calls it makes depend on the installed verl and come
+    from :func:`verl_compat.fixes.torch_memory.runtime.step_calls`."""
+    detection = detect(config)
+    translated = copy.deepcopy(config)
+    edits = translate(translated, detection)
+    plan = {
+        "case": int(detection.case),
+        "case_name": detection.case.name.lower(),
+        "edits": [f"{key}={value}" for key, value in edits],
+        "steps": list(detection.steps) or None,
+        "dumps": None,
+        "ranks": None,
+        "warns": detection.case in (Case.LEGACY, Case.MIXED),
+        "replacement_overrides": [],
+        "problems": [f"{problem.key} {problem.message}" for problem in detection.problems],
+    }
+    if detection.case == Case.NONE:
+        return plan
+    if detection.case == Case.LEGACY and detection.total_steps:
+        plan["steps"] = list(range(1, int(detection.total_steps) + 1))
+    save_path = _select(translated, f"{_ACTOR_PROFILER}.save_path")
+    all_ranks, ranks = _select(translated, f"{_ACTOR_PROFILER}.all_ranks"), _select(translated, f"{_ACTOR_PROFILER}.ranks")
+    plan["dumps"] = f"{save_path or 'outputs/profile'}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle"
+    plan["ranks"] = "all" if all_ranks else list(ranks or [0])
+    if plan["warns"]:
+        plan["replacement_overrides"] = replacement_overrides(detection)
+    return plan

@@ -1,0 +1,60 @@
+"""``verl-compat doctor --trainer module:Class``: whether the torch_memory fix reaches a trainer of the
+user's own, and its exit status before a long run."""
+
+import json
+import os
+
+import pytest
+from pyrun import run_argv
+
+SUPPORT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, "support"))
+SERVED, UNKNOWN, NO_STEP_END = (f"doctor_trainers:{name}" for name in ("OwnStopWithoutSuper", "UnknownStopSignature", "NoStepEnd"))
+
+
+def doctor(*argv):
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [SUPPORT, os.environ.get("PYTHONPATH")])), "VERL_COMPAT_DISABLE": None}
+    return run_argv(["-m", "verl_compat", "doctor", *argv], env=env, check=False)
+
+
+@pytest.fixture(scope="module")
+def report():
+    run = doctor("--json", "--trainer", SERVED, "--trainer", UNKNOWN, "--trainer", NO_STEP_END)
+    return run.returncode, json.loads(run.stdout), run.stderr
+
+
+def test_a_covered_class_says_how_and_exits_0():
+    run = doctor("--trainer", SERVED)
+    assert run.returncode == 0, run.stderr
+    block = run.stdout.split(f"trainer: {SERVED}\n")[1].split("\n\n")[0]
+    section = [" ".join(line.split()) for line in block.splitlines()]
+    assert "legacy config served yes" in section
+    assert "_stop_profiling wrapped (own)" in section
+    assert "__init__ wrapped (inherited from RayPPOTrainer)" in section
+    section = "\n".join(section)
+    assert "actor_rollout_wg.start_profile(profile_step=N)" in section
+    assert "actor_rollout_wg.dump_memory_snapshot" in section  # the legacy call it turns into a no-op
+
+
+def test_uncovered_shapes_are_named_with_the_reason_and_a_non_zero_exit(report):
+    code, data, stderr = report
+    by_name = {trainer["name"]: trainer for trainer in data["trainers"]}
+    assert by_name[SERVED]["served"] is True
+    assert by_name[UNKNOWN]["served"] is False
+    assert "a coroutine or a signature verl-compat does not know" in by_name[UNKNOWN]["why"]
+    assert by_name[NO_STEP_END]["served"] is False
+    assert "never calls _stop_profiling" in by_name[NO_STEP_END]["why"]
+    assert "makes the legacy dump_memory_snapshot call" in by_name[NO_STEP_END]["fit"]
+    assert code == data["exit_code"] == 7
+    reasons = [p["reason"] for p in data["problems"] if p["exit_code"] == 7]
+    assert len(reasons) == 2 and all(r.startswith("torch_memory does not serve doctor_trainers:") for r in reasons)
+    assert stderr.strip().splitlines()[-1] == f"verl-compat doctor: {reasons[0]}"
+
+
+def test_a_name_that_does_not_import_exits_2_with_the_error_in_one_line():
+    run = doctor("--trainer", "no_such_module_here:Trainer")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.strip().splitlines() == [
+        "verl-compat doctor: cannot import no_such_module_here:Trainer: ModuleNotFoundError: "
+        "No module named 'no_such_module_here'"
+    ]

@@ -140,18 +140,10 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
 
 
 def _inherits_global_tool(config) -> bool:
-    """The actor's tool is verl's default interpolation of ``global_profiler.tool`` (verl >= 0.8's
-    ``examples/profile/run_qwen2_5_vl_7b_torch_memory.sh`` sets only that key), not a value the
-    user wrote under the actor."""
-    try:
-        from omegaconf import DictConfig, OmegaConf
-    except ImportError:
-        return False
-    profiler = _select(config, _ACTOR_PROFILER) if isinstance(config, DictConfig) else None
-    if not isinstance(profiler, DictConfig):
-        return False
-    raw = OmegaConf.to_container(profiler, resolve=False).get("tool")
-    return isinstance(raw, str) and "global_profiler.tool" in raw and _select(config, GLOBAL_TOOL_KEY) == "torch_memory"
+    """``global_profiler.tool`` is torch_memory, which the actor's tool follows by default (verl >= 0.8's
+    ``examples/profile/run_qwen2_5_vl_7b_torch_memory.sh`` sets only that key). Read from the value,
+    not from the interpolation: verl's ``TaskRunner`` resolves the config before any trainer sees it."""
+    return _select(config, GLOBAL_TOOL_KEY) == "torch_memory"
 
 
 # --- check ------------------------------------------------------------------------------------

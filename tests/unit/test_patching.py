@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 import wrapt
@@ -171,11 +172,19 @@ def test_a_fault_in_the_import_hook_never_breaks_the_import():
 # ----------------------------------------------------------------------------------- threads
 class CountingWorkerGroup:
     """An actor worker group for the step-end wrapper: records profiling calls, and counts how
-    often its ``dump_memory_snapshot`` is replaced (the fix's neutralisation sets that attribute)."""
+    often its ``dump_memory_snapshot`` is replaced (the fix's neutralisation sets that attribute).
+
+    Hashing it (as any lookup of it in a dict or set does) gives up the GIL, so a thread that looks
+    it up before changing it lets the others in between: an unguarded check-then-set is raced for
+    real, not once in thousands of runs."""
 
     def __init__(self):
         self.calls = []
         self.replaced = 0
+
+    def __hash__(self):
+        time.sleep(0)  # releases the GIL
+        return object.__hash__(self)
 
     def __setattr__(self, name, value):
         if name == "dump_memory_snapshot":
@@ -241,7 +250,7 @@ def fast_thread_switches():
     sys.setswitchinterval(interval)
 
 
-ROUNDS, THREADS = 30, 8
+ROUNDS, THREADS = 50, 8
 
 
 def _patched_by_a_lone_activation() -> list:

@@ -67,7 +67,8 @@ def launch(python, workdir, *flags, env) -> tuple:
 
 def assert_fixed(report, output):
     assert (report["error"], report["steps"]) == (None, FIXED_STEPS), report
-    assert TASK_RUNNER_WARNING.search(output), "no deprecation warning from the TaskRunner actor"
+    warnings = TASK_RUNNER_WARNING.findall(output)
+    assert len(warnings) == 1, f"{len(warnings)} deprecation warnings from the TaskRunner actor, not one"
 
 
 def assert_baseline(report):
@@ -98,7 +99,7 @@ def test_auto_load_baseline_without_the_shim(tmp_path):
 def farm(path: Path, leave_out: tuple) -> Path:
     """A virtualenv with every package of this test venv but ``leave_out`` (each linked, not copied);
     returns its python. Its site-packages has no verl-compat ``.pth``: nothing auto-loads there."""
-    subprocess.run([str(REPO / ".venvs/_uv/bin/uv"), "venv", "-q", "-p", sys.executable, str(path)], check=True)
+    subprocess.run([str(REPO / ".venvs/_uv/bin/uv"), "venv", "-q", "-p", sys.executable, str(path)], check=True, timeout=300)
     source = Path(sysconfig.get_paths()["purelib"])
     target = next((path / "lib").glob("python3*/site-packages"))
     for entry in source.iterdir():
@@ -175,7 +176,7 @@ def cluster(tmp_path_factory):
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
-            head.wait()
+            head.wait(timeout=60)
         log.close()
         shutil.rmtree(temp_dir, ignore_errors=True)
 
@@ -186,7 +187,8 @@ def _wait_for(python, address, cwd, head, log, timeout_s=180):
     while True:
         if head.poll() is not None:
             raise RuntimeError(f"ray start exited: {log.read_text()[-4000:]}")
-        if subprocess.run([str(python), "-c", probe], cwd=cwd, env=clean_env(), capture_output=True).returncode == 0:
+        probed = subprocess.run([str(python), "-c", probe], cwd=cwd, env=clean_env(), capture_output=True, timeout=120)
+        if probed.returncode == 0:
             return
         if time.monotonic() > deadline:
             raise RuntimeError(f"no Ray cluster at {address} after {timeout_s} s")

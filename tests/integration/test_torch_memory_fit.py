@@ -2,9 +2,10 @@
 
 Each scenario runs without the shim (the baseline users have today) and with it. Where the baseline
 differs between releases, the test asks the installed verl, not its version string: releases whose
-``fit()`` still makes the legacy ``dump_memory_snapshot`` call (<= 0.7.x) crash on engine workers
-(and on 0.6.x's workers without the method: the "engine" stand-in), later ones silently dump
-nothing; DistProfiler ignores ``enable`` before 0.7.1.
+``fit()`` still makes the legacy ``dump_memory_snapshot`` call (<= 0.7.x) crash on actor workers
+without the method (0.7.x's engine workers; 0.6.0's Megatron workers), and dump one step late on
+workers that have it (0.6.1's FSDP and Megatron workers both do, 0.7.x's FSDP workers); later
+releases silently dump nothing; DistProfiler ignores ``enable`` before 0.7.1.
 """
 
 import logging
@@ -16,15 +17,26 @@ from expectations import (
     LEGACY,
     NEW_STYLE,
     STEPS,
+    add_finish_hook,
     assert_no_profiling,
+    assert_only_the_actor_profiled,
     assert_one_dump_per_rank_per_step,
     assert_replacement_named,
     empty_step_folders,
+    finish_hook_ranks,
     one_pair_per_step,
+    other_profilers_enable,
     profile_calls,
     profiler_settings,
 )
-from harness import TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT, compose_config, run_fit, tiny_model_dir
+from harness import (
+    BASELINE_ACTOR,
+    TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT,
+    compose_config,
+    run_fit,
+    tiny_model_dir,
+    verl_actor_workers,
+)
 
 import verl_compat
 from verl_compat import probes
@@ -36,7 +48,7 @@ from verl_compat.fixes import torch_memory
 
 def test_baseline_legacy_key(tmp_path):
     """verl as released, reached by deactivating verl-compat: its own methods come back by identity,
-    and the run is the baseline users have today."""
+    and the run is the baseline users have today, on an actor shaped like verl's own workers."""
     from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
     verl_compat.deactivate()
@@ -46,8 +58,18 @@ def test_baseline_legacy_key(tmp_path):
     verl_compat.deactivate()
     assert all(RayPPOTrainer.__dict__[name] is f for name, f in originals.items())
 
-    result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
-    if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:  # verl <= 0.7.x: the crash of verl #6180/#6181
+    result = run_fit(compose_config(LEGACY, tmp_path), actor=BASELINE_ACTOR)
+    workers = verl_actor_workers()
+    if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT and BASELINE_ACTOR == "fsdp":
+        # 0.6.1: every actor worker verl builds registers the legacy method: no crash; each rank
+        # dumps after each step, into folders labelled one step late (step2..step4).
+        assert workers and all(workers.values()), workers
+        result.raise_error()
+        assert result.profile_tree() == empty_step_folders(range(2, STEPS + 2))
+        for rank_calls in result.actor_calls:
+            assert profile_calls(rank_calls) == [("dump_memory_snapshot", f"step{n}") for n in range(2, STEPS + 2)]
+    elif TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:  # 0.7.x's engine workers: the crash of verl #6180/#6181
+        assert not all(workers.values()), workers
         assert isinstance(result.error, AttributeError)
         assert "dump_memory_snapshot" in str(result.error)
     else:  # verl >= 0.8: the silence
@@ -55,24 +77,45 @@ def test_baseline_legacy_key(tmp_path):
 
 
 def test_legacy_key_engine_workers(shim, shim_warnings, tmp_path):
-    result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
+    """One start/stop pair per rank per step on the actor alone; where ``stop_profile`` takes
+    ``run_command`` (0.9.1+) it is True on the last step only, so the user's finish hook runs once
+    per rank, not once per step."""
+    config = compose_config(LEGACY, tmp_path)
+    hook_log = add_finish_hook(config, tmp_path)
+    others = other_profilers_enable(config)
+    result = run_fit(config, actor="engine")
 
     assert_one_dump_per_rank_per_step(result, range(1, STEPS + 1))
+    assert_only_the_actor_profiled(result, others)
+    if hook_log is not None:
+        assert finish_hook_ranks(hook_log) == [0, 1]
     [message] = shim_warnings()
     assert_replacement_named(message, tmp_path / "prof")
     assert verl_compat.status()["fixes"]["torch_memory"]["case"] == torch_memory.Case.LEGACY
 
 
-def test_legacy_key_fsdp_workers_dump_once(shim, shim_warnings, tmp_path, caplog):
-    """Workers that still have the legacy method: one DistProfiler dump per step, no legacy dump.
-    The actor's own save_path contradicts global_profiler.save_path: the actor's wins, as the
-    message says (docs/torch_memory.md, precedence)."""
+def test_legacy_key_fsdp_workers_dump_once_on_the_chosen_rank(shim, shim_warnings, tmp_path, caplog):
+    """Workers that still have the legacy method (whose body dumps on every rank): one DistProfiler
+    dump per step, no legacy dump, and with ``ranks=[1]`` only rank 1's profiler can dump:
+    ``all_ranks`` is not forced. The actor's own save_path contradicts global_profiler.save_path:
+    the actor's wins, as the message says (docs/torch_memory.md, precedence)."""
     actor_path = tmp_path / "actor-profile"
-    config = compose_config([*LEGACY, f"actor_rollout_ref.actor.profiler.save_path={actor_path}"], tmp_path)
+    actor_profiler = "actor_rollout_ref.actor.profiler"
+    config = compose_config([*LEGACY, f"{actor_profiler}.save_path={actor_path}", f"{actor_profiler}.ranks=[1]"], tmp_path)
+    hook_log = add_finish_hook(config, tmp_path)
     with caplog.at_level(logging.WARNING, logger="verl_compat"):
         result = run_fit(config, actor="fsdp")
 
-    assert_one_dump_per_rank_per_step(result, range(1, STEPS + 1))  # no dump_memory_snapshot call
+    result.raise_error()
+    assert result.profile_tree() == empty_step_folders(range(1, STEPS + 1))
+    for rank_calls in result.actor_calls:  # the pairs reach every rank; no dump_memory_snapshot call
+        assert profile_calls(rank_calls) == one_pair_per_step(range(1, STEPS + 1))
+    settings = profiler_settings(result)
+    assert [(s["enable"], s["all_ranks"], s["ranks"]) for s in settings] == [(True, False, [1])] * 2
+    if probes.profiler_gated_by_enable():  # verl's own verdict, where its DistProfiler gives one
+        assert [s["this_rank"] for s in settings] == [False, True]
+    if hook_log is not None:  # the finish hook follows the profiled ranks: rank 1, once
+        assert finish_hook_ranks(hook_log) == [1]
     assert result.profile_dir == actor_path and not (tmp_path / "prof").exists()
     assert len(shim_warnings()) == 1
     said = [r.getMessage() for r in caplog.records if "the actor's own key wins" in r.getMessage()]
@@ -83,6 +126,8 @@ def test_legacy_key_fsdp_workers_dump_once(shim, shim_warnings, tmp_path, caplog
 
 
 def test_baseline_issue_6181(no_shim, tmp_path):
+    if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT and BASELINE_ACTOR == "fsdp":
+        pytest.skip("every actor worker of this verl has dump_memory_snapshot: see the _legacy_workers baseline")
     result = run_fit(compose_config(ISSUE_6181, tmp_path), actor="engine")
     if TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT:
         assert isinstance(result.error, AttributeError)
@@ -153,7 +198,7 @@ def test_new_style_config_is_left_alone(shim_warnings, tmp_path):
     shimmed.raise_error()
     assert shim_warnings() == []
     assert verl_compat.status()["fixes"]["torch_memory"]["case"] is None  # deactivate forgets
-    legacy_dumps = {("dump_memory_snapshot", f"step{n}") for n in range(2, STEPS + 2)}
+    legacy_dumps = [("dump_memory_snapshot", f"step{n}") for n in range(2, STEPS + 2)]
     for base_rank, shim_rank in zip(baseline.actor_calls, shimmed.actor_calls, strict=True):
         assert profile_calls(shim_rank) == one_pair_per_step([1, 2])
         assert [c for c in profile_calls(base_rank) if c not in legacy_dumps] == profile_calls(shim_rank)

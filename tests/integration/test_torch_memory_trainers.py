@@ -13,11 +13,15 @@ from expectations import (
     ISSUE_6181,
     LEGACY,
     NEW_STYLE,
+    add_finish_hook,
     assert_no_profiling,
+    assert_only_the_actor_profiled,
     assert_one_dump_per_rank_per_step,
     assert_replacement_named,
     empty_step_folders,
+    finish_hook_ranks,
     one_pair_per_step,
+    other_profilers_enable,
     profile_calls,
     profiler_settings,
 )
@@ -41,8 +45,11 @@ def fit(request):
     sync = request.param == "sync"
     run = harness_trainers.run_sync_fit if sync else harness_trainers.run_v1_fit
 
-    def fit(overrides, workdir):
-        return run(harness_trainers.compose_tq_config(overrides, workdir, sync=sync))
+    def fit(overrides, workdir, edit=None):
+        config = harness_trainers.compose_tq_config(overrides, workdir, sync=sync)
+        if edit is not None:
+            edit(config)
+        return run(config)
 
     fit.trainer = (
         "verl.trainer.main_ppo_sync.PPOTrainer" if sync else "verl.trainer.ppo.v1.trainer_sync.PPOTrainerSync"
@@ -55,9 +62,20 @@ def test_baseline_legacy_key(fit, no_shim, tmp_path):
 
 
 def test_legacy_key(fit, shim, shim_warnings, tmp_path):
-    result = fit(LEGACY, tmp_path)
+    """The actor alone is driven; where ``stop_profile`` takes ``run_command`` (0.9.1+) the user's
+    finish hook runs once per rank, after the last step."""
+    seen = {}
+
+    def edit(config):
+        seen["hook_log"] = add_finish_hook(config, tmp_path)
+        seen["others"] = other_profilers_enable(config)
+
+    result = fit(LEGACY, tmp_path, edit)
 
     assert_one_dump_per_rank_per_step(result, [1, 2, 3])
+    assert_only_the_actor_profiled(result, seen["others"])
+    if seen["hook_log"] is not None:
+        assert finish_hook_ranks(seen["hook_log"]) == [0, 1]
     [message] = shim_warnings()
     assert_replacement_named(message, tmp_path / "prof")
     fix = shim.status()["fixes"]["torch_memory"]

@@ -22,7 +22,9 @@ import inspect
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +48,34 @@ ACTORS = {"engine": standins.EngineStyleActor, "fsdp": standins.FsdpStyleActor}
 # The trainer itself dumps legacy torch_memory snapshots every step (verl <= 0.7.x), which needs
 # dump_memory_snapshot on the actor workers.
 TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT = "dump_memory_snapshot" in inspect.getsource(RayPPOTrainer.fit)
+
+
+def verl_actor_workers() -> dict[str, bool]:
+    """verl's own ``ActorRolloutRefWorker`` classes, by module (``fsdp_workers``, ``megatron_workers``,
+    ``engine_workers``, where the release has them), and whether each registers the legacy
+    ``dump_memory_snapshot``. Read from the installed source: ``megatron_workers`` imports Megatron,
+    which a CPU environment does not have."""
+    import ast
+    import importlib.util
+
+    found = {}
+    for name in ("fsdp_workers", "megatron_workers", "engine_workers"):
+        spec = importlib.util.find_spec(f"verl.workers.{name}")
+        if spec is None or spec.origin is None:
+            continue
+        tree = ast.parse(Path(spec.origin).read_text())
+        worker = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ActorRolloutRefWorker"), None)
+        if worker is None:
+            continue
+        method = next((n for n in worker.body if getattr(n, "name", None) == "dump_memory_snapshot"), None)
+        found[name] = method is not None and any("register" in ast.unparse(d) for d in method.decorator_list)
+    return found
+
+
+# The actor stand-in shaped like verl's own workers for a baseline run: "engine" (no legacy method)
+# where one of verl's actor workers lacks it, else "fsdp" (0.6.1: both its FSDP and its Megatron
+# workers register it, so the legacy key dumps one step late instead of crashing).
+BASELINE_ACTOR = "fsdp" if all(verl_actor_workers().values()) else "engine"
 
 
 # ----------------------------------------------------------------------------------- inputs
@@ -284,9 +314,37 @@ def _read_calls(folder: Path) -> dict[str, list[list[dict]]]:
     return {name: [ranks[r] for r in sorted(ranks)] for name, ranks in calls.items()}
 
 
+FIT_TIMEOUT_S = 480  # a 3-step fit takes 20-60 s on 2 cores; past this it is stuck, not slow
+
+
+class FitTimeout(TimeoutError):
+    """A fit ran past ``FIT_TIMEOUT_S``: some wait inside verl (a Ray get on a worker) never ended."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: int, what: str):
+    """Raise ``FitTimeout`` in this (main) thread after ``seconds``, wherever it is waiting: Ray's
+    blocking gets check for signals about once a second, so the alarm's exception ends them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only; the caller's own bound applies
+        return
+
+    def expired(signum, frame):
+        raise FitTimeout(f"{what} did not finish in {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @contextlib.contextmanager
 def _fit_run(config: DictConfig):
-    """Time a run, keep its exception, then reap its actors and copy its call logs to ``<workdir>/calls``."""
+    """Time a run (bounded by ``FIT_TIMEOUT_S``), keep its exception, then reap its actors and copy
+    its call logs to ``<workdir>/calls``."""
     ray_session()
     for stale in _call_spool.iterdir():
         stale.unlink()
@@ -294,7 +352,8 @@ def _fit_run(config: DictConfig):
     result = FitResult(config=config)
     start = time.monotonic()
     try:
-        yield result
+        with _deadline(FIT_TIMEOUT_S, f"the fit in {Path(config.trainer.default_local_dir).parent}"):
+            yield result
     except Exception as error:  # noqa: BLE001 - exposed on the result; raise_error() re-raises
         result.error = error
     finally:

@@ -40,6 +40,7 @@ import inspect
 import json
 import os
 import re
+import threading
 
 import numpy as np
 import ray
@@ -63,6 +64,8 @@ except ImportError:  # 0.6.x keeps it with the trainer
 
 CALL_LOG_ENV = "VERL_COMPAT_TEST_CALL_LOG"
 ROLLOUT_NAME = "cpu_stub"
+RAY_GET_TIMEOUT_S = 120  # a stand-in's own wait on another actor: seconds of work, minutes at worst
+PLACEMENT_TIMEOUT_S = 120  # a worker group's placement groups: placed in seconds when the CPUs are free
 
 
 # ----------------------------------------------------------------------------------- call log
@@ -153,6 +156,9 @@ class _StandInWorker(Worker, DistProfilerExtension):
         config = getattr(self.profiler, "config", None)
         settings = {key: getattr(config, key, None) for key in ("tool", "enable", "all_ranks", "save_path")}
         settings["ranks"] = list(getattr(config, "ranks", None) or [])
+        # verl's own verdict on whether this rank profiles (0.7.1+; 0.6.x's DistProfiler has no such check)
+        check_this_rank = getattr(self.profiler, "check_this_rank", None)
+        settings["this_rank"] = check_this_rank() if check_this_rank else None
         self.log_call("__init__", {**kwargs, "profiler": settings})
 
     start_profile = _redeclared("start_profile")
@@ -419,7 +425,7 @@ class StubAgentLoopManager:
             tensors=tensors,
             non_tensors={key: nt[key] for key in ("data_source", "reward_model", "extra_info")},
         )
-        results = ray.get(self.reward_workers[0].compute_score_batch.remote(to_score))
+        results = ray.get(self.reward_workers[0].compute_score_batch.remote(to_score), timeout=RAY_GET_TIMEOUT_S)
         rm_scores = torch.zeros(responses_t.shape, dtype=torch.float32)
         rm_scores[torch.arange(len(results)), response_mask.sum(dim=1) - 1] = torch.tensor(
             [r["reward_score"] for r in results], dtype=torch.float32
@@ -462,17 +468,58 @@ def _stub_replica_class():
     return StubReplica
 
 
+class StarvedPlacementGroup(TimeoutError):
+    """A worker group's placement groups were not placed in time: the cluster lacks the CPUs."""
+
+
+class CPUResourcePool(RayResourcePool):
+    """verl's resource pool, whose placement wait is bounded.
+
+    verl's ``get_placement_groups`` waits on ``pg.ready()`` without a timeout: a pool the cluster
+    cannot fit blocks ``RayWorkerGroup`` forever, silently. Here verl's own method runs in a helper
+    thread for at most ``placement_timeout_s``; past it, the test fails with what the pool waited
+    for and what the cluster had. (The harness then removes the pending placement groups, which
+    ends the helper's wait.)
+    """
+
+    placement_timeout_s = PLACEMENT_TIMEOUT_S
+
+    def get_placement_groups(self, *args, **kwargs):
+        if self.pgs is not None:
+            return self.pgs
+        placed = {}
+
+        def place():
+            try:
+                placed["pgs"] = super(CPUResourcePool, self).get_placement_groups(*args, **kwargs)
+            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+                placed["error"] = error
+
+        helper = threading.Thread(target=place, name=f"place-{self.name_prefix}", daemon=True)
+        helper.start()
+        helper.join(self.placement_timeout_s)
+        if helper.is_alive():
+            raise StarvedPlacementGroup(
+                f"resource pool {self.name_prefix!r}: placement groups for {self.store} bundles of "
+                f"{{'CPU': {self.max_colocate_count}}} not placed in {self.placement_timeout_s} s; "
+                f"the Ray cluster has {ray.available_resources()} free of {ray.cluster_resources()}"
+            )
+        if "error" in placed:
+            raise placed["error"]
+        return placed["pgs"]
+
+
 class CPUResourcePoolManager(ResourcePoolManager):
-    """verl's manager with CPU bundles of one CPU each.
+    """verl's manager with CPU bundles of one CPU each, in pools whose placement wait is bounded.
 
     verl's ``create_resource_pool`` asks for GPUs (and fails with "Total available GPUs 0"); its
-    ``max_colocate_count=3`` would make each bundle ask for 3 CPUs, and ``RayWorkerGroup`` waits
-    forever, silently, for a placement group that cannot fit.
+    ``max_colocate_count=3`` would make each bundle ask for 3 CPUs, and ``RayWorkerGroup`` would
+    wait for a placement group that cannot fit (see ``CPUResourcePool``).
     """
 
     def create_resource_pool(self):
         for name, process_on_nodes in self.resource_pool_spec.items():
-            self.resource_pool_dict[name] = RayResourcePool(
+            self.resource_pool_dict[name] = CPUResourcePool(
                 process_on_nodes=process_on_nodes, use_gpu=False, max_colocate_count=1, name_prefix=name
             )
 

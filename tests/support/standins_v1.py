@@ -101,7 +101,8 @@ class ServerActor(standins.EngineStyleActor):
     @standins._logged
     def update_weights(self, global_steps=None, **kwargs):
         if global_steps is not None:
-            ray.get(ray.get_actor(_server_name(0)).set_global_steps.remote(global_steps))
+            server = ray.get_actor(_server_name(0))
+            ray.get(server.set_global_steps.remote(global_steps), timeout=standins.RAY_GET_TIMEOUT_S)
         return True
 
 

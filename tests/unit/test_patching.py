@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 import wrapt
@@ -166,3 +167,155 @@ def test_a_fault_in_the_import_hook_never_breaks_the_import():
         "ERROR verl-compat: fix 'torch_memory' failed in patching verl.trainer.ppo.ray_trainer; the run continues "
         "without it there (set VERL_COMPAT_DISABLED_FIXES=torch_memory to turn it off)"
     ]
+
+
+# ----------------------------------------------------------------------------------- threads
+class CountingWorkerGroup:
+    """An actor worker group for the step-end wrapper: records profiling calls, and counts how
+    often its ``dump_memory_snapshot`` is replaced (the fix's neutralisation sets that attribute).
+
+    Hashing it (as any lookup of it in a dict or set does) gives up the GIL, so a thread that looks
+    it up before changing it lets the others in between: an unguarded check-then-set is raced for
+    real, not once in thousands of runs."""
+
+    def __init__(self):
+        self.calls = []
+        self.replaced = 0
+
+    def __hash__(self):
+        time.sleep(0)  # releases the GIL
+        return object.__hash__(self)
+
+    def __setattr__(self, name, value):
+        if name == "dump_memory_snapshot":
+            object.__setattr__(self, "replaced", self.replaced + 1)
+        object.__setattr__(self, name, value)
+
+    def start_profile(self, **kwargs):
+        self.calls.append(("start_profile", kwargs))
+
+    def stop_profile(self, **kwargs):
+        self.calls.append(("stop_profile", kwargs))
+
+
+def _legacy_trainer(cls, tmp_path):
+    """A trainer of ``cls`` as its step-end code sees it, built without its ``__init__`` (so the
+    first step-end wrapper to run detects the legacy key and warns), with a fresh worker group."""
+    from omegaconf import OmegaConf
+
+    trainer = object.__new__(cls)
+    trainer.config = OmegaConf.create(
+        {
+            "actor_rollout_ref": {"actor": {"profiler": {"tool": "torch_memory", "enable": False, "all_ranks": False}}},
+            "global_profiler": {"tool": None, "steps": None, "save_path": str(tmp_path)},
+            "trainer": {"nnodes": 1, "n_gpus_per_node": 2, "total_training_steps": 3},
+        }
+    )
+    trainer.actor_rollout_wg = CountingWorkerGroup()
+    trainer.global_steps, trainer.total_training_steps = 1, 3
+    return trainer
+
+
+def _race(threads, target, *args):
+    """Run ``target(i, *args)`` in ``threads`` threads released together by a barrier; bounded."""
+    import threading
+
+    barrier = threading.Barrier(threads, timeout=30)
+    errors = []
+
+    def run(i):
+        try:
+            barrier.wait()
+            target(i, *args)
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
+            errors.append(error)
+
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=30)
+    assert not any(worker.is_alive() for worker in workers), "a racing thread did not finish in 30 s"
+    if errors:
+        raise errors[0]
+
+
+@pytest.fixture
+def fast_thread_switches():
+    """Switch threads every microsecond (CPython's default is 5 ms), so check-then-act windows
+    in the code under race are entered by several threads at once."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(interval)
+
+
+ROUNDS, THREADS = 50, 8
+
+
+def _patched_by_a_lone_activation() -> list:
+    """What ``status()`` lists as patched after one activation in one thread (then undone)."""
+    verl_compat.activate()
+    patched = verl_compat.status()["fixes"]["torch_memory"]["patched"]
+    verl_compat.deactivate()
+    return patched
+
+
+def test_racing_activation_and_step_ends_patch_warn_and_neutralise_once(
+    ray_trainer, shim_warnings, fast_thread_switches, tmp_path
+):
+    """Threads released together re-activate verl-compat and run the step-end wrapper
+    (``_stop_profiling``) on one trainer with one worker group, round after round: each round ends
+    with one wrapper over verl's method, one warning, the worker group's legacy method replaced
+    once, and a ``status()`` that says the same as a lone activation."""
+    cls = ray_trainer.RayPPOTrainer
+    original, alone = _own(cls, "_stop_profiling"), _patched_by_a_lone_activation()
+
+    def activate_then_end_step(i, trainer):
+        assert verl_compat.activate()
+        trainer._stop_profiling(False)
+
+    for round_ in range(ROUNDS):
+        trainer = _legacy_trainer(cls, tmp_path)
+        _race(THREADS, activate_then_end_step, trainer)
+
+        chain = list(wrapt.wrapper_chain(_own(cls, "_stop_profiling")))
+        assert len(chain) == 2 and chain[-1] is original, f"round {round_}: {len(chain) - 1} wrappers"
+        assert len(shim_warnings()) == round_ + 1, f"round {round_}: {len(shim_warnings()) - round_} warnings"
+        assert trainer.actor_rollout_wg.replaced == 1, f"round {round_}: replaced {trainer.actor_rollout_wg.replaced}x"
+        fix = verl_compat.status()["fixes"]["torch_memory"]
+        assert (fix["patched"], fix["errors"], fix["case"]) == (alone, {}, 1)
+        assert verl_compat.status()["active"] is True
+        verl_compat.deactivate()  # the next round re-activates: the path a second activate() takes
+        assert "dump_memory_snapshot" not in vars(trainer.actor_rollout_wg)  # restored as it was
+
+
+def test_racing_activate_and_deactivate_leave_a_consistent_state(ray_trainer, fast_thread_switches, tmp_path):
+    """Half the threads activate, half deactivate, while the step-end wrapper runs: whichever wins,
+    ``status()`` and the trainer class agree (active with one wrapper over verl's method, or
+    inactive with verl's method itself), and a last deactivate() restores verl by identity."""
+    cls = ray_trainer.RayPPOTrainer
+    original, alone = _own(cls, "_stop_profiling"), _patched_by_a_lone_activation()
+
+    def toggle(i, trainer):
+        if i % 2:
+            verl_compat.deactivate()
+        else:
+            verl_compat.activate()
+        trainer._stop_profiling(False)
+
+    for round_ in range(ROUNDS):
+        trainer = _legacy_trainer(cls, tmp_path)
+        _race(THREADS, toggle, trainer)
+
+        status = verl_compat.status()
+        chain = list(wrapt.wrapper_chain(_own(cls, "_stop_profiling")))
+        if status["active"]:
+            assert len(chain) == 2 and chain[-1] is original, f"round {round_}: active, {len(chain) - 1} wrappers"
+            assert status["fixes"]["torch_memory"]["patched"] == alone, f"round {round_}"
+        else:
+            assert chain == [original], f"round {round_}: inactive, {len(chain) - 1} wrappers left"
+            assert status["fixes"]["torch_memory"]["patched"] == [], f"round {round_}"
+        verl_compat.deactivate()
+        assert _own(cls, "_stop_profiling") is original
+        assert "dump_memory_snapshot" not in vars(trainer.actor_rollout_wg), f"round {round_}: not restored"

@@ -42,12 +42,12 @@ def test_golden_in_place_then_idempotent(tmp_path, capsys, name):
 
     assert run_migrate(*GOLDEN_ARGS.get(name, []), path) == 0
     assert Path(path).read_text() == expected
-    assert f"migrated {path}" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"migrated {path}\n1 migrated, 0 unchanged, 0 refused\n"
 
     assert run_migrate("--check", path) == 0, "a second run finds nothing left to migrate"
     assert run_migrate(path) == 0
     assert Path(path).read_text() == expected
-    assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err == "0 to migrate, 1 unchanged, 0 refused\n0 migrated, 1 unchanged, 0 refused\n"
 
 
 def test_check_reports_without_writing(tmp_path, capsys):
@@ -57,7 +57,7 @@ def test_check_reports_without_writing(tmp_path, capsys):
 
     assert run_migrate("--check", legacy, migrated) == 1
     assert Path(legacy).read_bytes() == before
-    assert capsys.readouterr().err == f"would migrate {legacy}\n"
+    assert capsys.readouterr().err == f"would migrate {legacy}\n1 to migrate, 1 unchanged, 0 refused\n"
     assert run_migrate("--check", migrated) == 0
 
 
@@ -91,8 +91,8 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, capsys):
     assert run_migrate("--diff", script) == 0
     assert script.read_text() == before
     assert capsys.readouterr().out == textwrap.dedent(f"""\
-        --- {script}
-        +++ {script}
+        --- a/{script}
+        +++ b/{script}
         @@ -1,3 +1,6 @@
          python3 -m verl.trainer.main_ppo \\
         -    actor_rollout_ref.actor.profiler.tool=torch_memory \\
@@ -119,7 +119,7 @@ REFUSALS = {
             actor_rollout_ref.actor.profiler.tool=torch_memory
         """,
         [3],
-        "pass --steps",
+        "choose the steps with --steps",
     ),
     "step count only the shell knows": (
         "run.sh",
@@ -129,7 +129,7 @@ REFUSALS = {
             trainer.total_training_steps=$STEPS
         """,
         [2, 3],
-        "pass --steps",
+        "choose the steps with --steps",
     ),
     "different save paths": (
         "run.sh",
@@ -168,7 +168,7 @@ REFUSALS = {
         [2, 4],
         "disagree",
     ),
-    "two values for one key": (
+    "two values for one key in one launch": (
         "run.sh",
         """\
         python3 -m verl.trainer.main_ppo \\
@@ -179,17 +179,55 @@ REFUSALS = {
         [2, 4],
         "is set to 3 and to 9",
     ),
-    "arrays used by two commands": (
+    "one array, two commands that need different steps": (
         "run.sh",
         """\
         PROFILE=(
             actor_rollout_ref.actor.profiler.tool=torch_memory
         )
         python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_training_steps=3
-        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_training_steps=3 trainer.seed=2
+        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_training_steps=5 trainer.seed=2
         """,
-        [4, 5],
-        "several commands",
+        [2, 4, 5],
+        "expand the same bash array but need different edits",
+    ),
+    "a case arm without a step count": (
+        "run.sh",
+        """\
+        case "$PROFILER" in
+            nsys) PROFILE=(global_profiler.tool=nsys global_profiler.steps=[1]) ;;
+            torch) PROFILE=(global_profiler.tool=torch global_profiler.steps=[1]) ;;
+            memory) PROFILE=(actor_rollout_ref.actor.profiler.tool=torch_memory) ;;
+        esac
+        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.total_epochs=2
+        """,
+        [4],
+        "actor_rollout_ref.actor.profiler.tool=torch_memory without global_profiler.steps",
+    ),
+    "verl's own example: the global tool without steps": (
+        # verl's examples/profile/run_qwen2_5_vl_7b_torch_memory.sh (0.8.0 and later), its profiler part.
+        "run_qwen2_5_vl_7b_torch_memory.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.total_epochs=1 \\
+            global_profiler.tool=torch_memory \\
+            global_profiler.save_path=./mem_snapshots \\
+            global_profiler.global_tool_config.torch_memory.trace_alloc_max_entries=100000 \\
+            global_profiler.global_tool_config.torch_memory.stack_depth=32
+        """,
+        [3],
+        "global_profiler.tool=torch_memory without global_profiler.steps means a snapshot after every step "
+        "with verl-compat (verl alone dumps nothing), and the number of steps is not in this file: choose the "
+        "steps with --steps, e.g. `verl-compat migrate --steps 1,2,3 FILE`",
+    ),
+    "a launch file that is not a shell script": (
+        "launch.py",
+        """\
+        # a Python launcher: not lexed as a shell script
+        args = ["actor_rollout_ref.actor.profiler.tool=torch_memory", "trainer.total_training_steps=2"]
+        """,
+        [2],
+        "not a shell script, YAML or Markdown",
     ),
     "legacy key inside a shell variable": (
         "run.sh",
@@ -234,13 +272,15 @@ def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
     assert run_migrate(path) == 2
     assert path.read_bytes() == before
     message = capsys.readouterr().err
-    assert message.startswith(", ".join(f"{path}:{line}" for line in lines) + ": "), message
-    assert reason in message and message.endswith("; not migrated\n") and message.count("\n") == 1
+    refusal, summary = message.splitlines()
+    assert refusal.startswith(", ".join(f"{path}:{line}" for line in lines) + ": "), message
+    assert reason in refusal and refusal.endswith("; not migrated")
+    assert summary == "0 migrated, 0 unchanged, 1 refused"
 
 
 def test_refused_and_unreadable_files_do_not_stop_the_others(tmp_path, capsys):
     refused = write(tmp_path, "refused.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
-    broken = write(tmp_path, "broken.yaml", "actor_rollout_ref: [unclosed\n")
+    broken = write(tmp_path, "broken.yaml", "actor_rollout_ref: {profiler: {tool: torch_memory}\n")
     good = write(
         tmp_path, "good.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
     )
@@ -248,6 +288,7 @@ def test_refused_and_unreadable_files_do_not_stop_the_others(tmp_path, capsys):
     assert run_migrate(tmp_path / "missing.sh", refused, broken, good) == 2
     assert LEGACY_LINE not in good.read_text()
     err = capsys.readouterr().err
+    assert err.endswith("\n1 migrated, 0 unchanged, 3 refused\n")
     assert f"{tmp_path / 'missing.sh'}: cannot read: " in err
     assert f"{broken}: cannot read: " in err
     assert f"{refused}:1: " in err
@@ -327,12 +368,13 @@ def test_yaml_edits_keep_every_other_byte(tmp_path):
 
 
 def test_migrate_function_reports_nothing_to_do_by_returning_the_text():
-    for text, yaml in [
-        ("python3 -m verl.trainer.main_ppo trainer.total_epochs=1\n", False),
-        ("", True),
-        ("- a\n", True),
+    for text, kind in [
+        ("python3 -m verl.trainer.main_ppo trainer.total_epochs=1\n", "shell"),
+        ("", "yaml"),
+        ("- a\n", "yaml"),
+        ("- tool: torch_memory\n", "yaml"),
     ]:
-        assert migrate.migrate(text, yaml) == text
+        assert migrate.migrate(text, kind) == text
 
 
 def test_console_script_and_module_entry_point(tmp_path):
@@ -342,7 +384,7 @@ def test_console_script_and_module_entry_point(tmp_path):
         done = subprocess.run(
             [*command, "migrate", "--check", "--steps", "1", str(script)], capture_output=True, text=True, cwd=tmp_path
         )
-        assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n")
+        assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n1 to migrate, 0 unchanged, 0 refused\n")
 
 
 def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
@@ -371,3 +413,58 @@ def test_pre_commit_hook_checks_shell_and_yaml():
     assert hook["id"] == "verl-compat-migrate"
     assert hook["entry"] == "verl-compat migrate --check"
     assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml"}
+
+
+NOT_TORCH_MEMORY = {
+    # verl's tests/special_e2e/run_ppo_trainer_megatron.sh, its profiler part: nsys in an array,
+    # then npu on the NPU command (Hydra takes the last).
+    "megatron.sh": """\
+        PROFILE_ARGS=(global_profiler.tool=nsys global_profiler.steps=[1,2])
+        python3 -m verl.trainer.main_ppo "${PROFILE_ARGS[@]}" \\
+            global_profiler.tool=npu trainer.device=npu
+        """,
+    # verl's tests/special_e2e/run_ppo_trainer_veomni.sh shape: arrays and several commands.
+    "veomni.sh": """\
+        PROFILE=(global_profiler.tool=torch global_profiler.steps=[1])
+        python3 -m verl.trainer.main_ppo "${PROFILE[@]}" trainer.seed=1
+        python3 -m verl.trainer.main_ppo global_profiler.tool=nsys global_profiler.steps=[2]
+        # actor_rollout_ref.actor.profiler.tool=torch_memory is served by verl-compat
+        """,
+    "exclusive.sh": """\
+        if [ -n "$NPU" ]; then TOOL_ARGS=(global_profiler.tool=npu); else TOOL_ARGS=(global_profiler.tool=nsys); fi
+        python3 -m verl.trainer.main_ppo "${TOOL_ARGS[@]}" global_profiler.tool=torch
+        """,
+    "tool_configs.yaml": """\
+        global_profiler:
+          tool: nsys  # torch_memory has its own block below
+          global_tool_config:
+            torch_memory:
+              trace_alloc_max_entries: 100000
+        """,
+    "vllm.md": """\
+        vLLM's rollout doesn't dump memory; `actor_rollout_ref.actor.profiler.tool=torch_memory` did.
+        """,
+}
+
+
+def test_no_refusal_where_nothing_can_be_torch_memory(tmp_path, capsys):
+    """Duplicate keys, arrays, several commands and contradicting arms are only a problem where a
+    launch can get the torch_memory tool; here none can, so a pre-commit check passes."""
+    paths = [write(tmp_path, name, text) for name, text in NOT_TORCH_MEMORY.items()]
+    before = [path.read_bytes() for path in paths]
+
+    assert run_migrate("--check", *paths) == 0
+    assert run_migrate(*paths) == 0
+    assert [path.read_bytes() for path in paths] == before
+    assert capsys.readouterr().err == "0 to migrate, 5 unchanged, 0 refused\n0 migrated, 5 unchanged, 0 refused\n"
+
+
+def test_help_is_plain_text_with_exit_codes_and_an_example(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        run_migrate("--help")
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert "``" not in text and ":ref:" not in text
+    assert "exit status:\n  0  nothing left to migrate" in text
+    assert "  2  a file was refused" in text
+    assert "verl-compat migrate --steps 1,5,10 run_profile.sh" in text

@@ -1,0 +1,191 @@
+"""``verl-compat migrate --check`` over a generated corpus shaped like real launch files.
+
+    .venvs/verl-0.9.1/bin/python benchmarks/migrate_corpus.py [--files 2000] [--rounds 3] [--json out.json]
+
+The corpus (written to ``.bench/migrate``, rebuilt every run, same seed) has the mix of a checkout of
+verl's examples, recipes, tests and configs with third-party launch scripts:
+
+- 70 % launch scripts without profiler keys (20-60 overrides, ``\\`` continuations, comments with
+  apostrophes, bash arrays);
+- 8 % launch scripts with another profiler (nsys, npu, torch), in arrays and on commands;
+- 3 % launch scripts with a torch_memory setting (legacy key, or verl's global form with steps);
+- 12 % small YAML overlays (a third with a profiler block for another tool);
+- 5 % large generated trainer configs: verl's own ``_generated_ppo_trainer.yaml`` of the installed
+  release (about 35 KB, which names ``torch_memory`` as a key of its tool configs);
+- 2 % Markdown pages (prose with apostrophes, a fenced launch block).
+
+Runs ``migrate.run`` in this process (``--check``: nothing is written) ``--rounds`` times and reports
+the best round as files per second, with the split per kind of file from one more timed pass.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+
+from verl_compat import cli
+
+REPO = Path(__file__).resolve().parents[1]
+WORK = REPO / ".bench/migrate"
+MIX = [("plain.sh", 70), ("other_profiler.sh", 8), ("torch_memory.sh", 3), ("overlay.yaml", 12)]
+MIX += [("generated.yaml", 5), ("page.md", 2)]
+
+OVERRIDES = [
+    "algorithm.adv_estimator=grpo",
+    "data.train_files=$HOME/data/gsm8k/train.parquet",
+    "data.val_files=$HOME/data/gsm8k/test.parquet",
+    "data.train_batch_size=1024",
+    "data.max_prompt_length=512",
+    "data.max_response_length=1024",
+    "data.filter_overlong_prompts=True",
+    "data.truncation='error'",
+    "actor_rollout_ref.model.path=Qwen/Qwen2.5-3B-Instruct",
+    "actor_rollout_ref.actor.optim.lr=1e-6",
+    "actor_rollout_ref.model.use_remove_padding=True",
+    "actor_rollout_ref.actor.ppo_mini_batch_size=256",
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=16",
+    "actor_rollout_ref.actor.use_kl_loss=True",
+    "actor_rollout_ref.actor.kl_loss_coef=0.001",
+    "actor_rollout_ref.actor.kl_loss_type=low_var_kl",
+    "actor_rollout_ref.actor.entropy_coeff=0",
+    "actor_rollout_ref.model.enable_gradient_checkpointing=True",
+    "actor_rollout_ref.actor.fsdp_config.param_offload=False",
+    "actor_rollout_ref.actor.fsdp_config.optimizer_offload=False",
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=16",
+    "actor_rollout_ref.rollout.tensor_model_parallel_size=2",
+    "actor_rollout_ref.rollout.name=vllm",
+    "actor_rollout_ref.rollout.gpu_memory_utilization=0.6",
+    "actor_rollout_ref.rollout.n=5",
+    "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=16",
+    "actor_rollout_ref.ref.fsdp_config.param_offload=True",
+    "algorithm.use_kl_in_reward=False",
+    "trainer.critic_warmup=0",
+    "trainer.logger='[\"console\",\"wandb\"]'",
+    "trainer.project_name='verl_grpo_example_gsm8k'",
+    "trainer.experiment_name=\"${MODEL_NAME}_function_rm\"",
+    "trainer.n_gpus_per_node=8",
+    "trainer.nnodes=1",
+    "trainer.save_freq=20",
+    "trainer.test_freq=5",
+    "trainer.total_epochs=15",
+]
+HEADER = """#!/usr/bin/env bash
+# Launch {n}: don't run it on a login node; it's meant for the cluster's GPUs.
+set -xeuo pipefail
+
+MODEL_NAME=${{MODEL_NAME:-qwen2_5_3b}}
+ENGINE=${{1:-vllm}}
+"""
+
+
+def launch_script(rng: random.Random, n: int, profiler: list) -> str:
+    overrides = rng.sample(OVERRIDES, rng.randint(20, len(OVERRIDES))) + profiler
+    if rng.random() < 0.3:  # part of the overrides in a bash array, as verl's e2e tests do
+        cut = rng.randint(5, 15)
+        array = "".join(f"    {word}\n" for word in overrides[:cut])
+        return (
+            HEADER.format(n=n)
+            + f"\nCOMMON=(\n{array})\n\npython3 -m verl.trainer.main_ppo \\\n    \"${{COMMON[@]}}\" \\\n"
+            + "".join(f"    {word} \\\n" for word in overrides[cut:])
+            + "    $@\n"
+        )
+    return HEADER.format(n=n) + "\npython3 -m verl.trainer.main_ppo \\\n" + "".join(
+        f"    {word} \\\n" for word in overrides
+    ) + "    $@\n"
+
+
+def other_profiler(rng: random.Random) -> list:
+    tool = rng.choice(["nsys", "npu", "torch"])
+    return [
+        f"global_profiler.tool={tool}",
+        "global_profiler.steps=[1,2,5]",
+        "actor_rollout_ref.actor.profiler.enable=True",
+        "actor_rollout_ref.actor.profiler.all_ranks=False",
+    ]
+
+
+def torch_memory_profiler(rng: random.Random) -> list:
+    if rng.random() < 0.5:
+        return ["actor_rollout_ref.actor.profiler.tool=torch_memory", "trainer.total_training_steps=5"]
+    return ["global_profiler.tool=torch_memory", "global_profiler.steps=[1,2]", "global_profiler.save_path=./mem"]
+
+
+def overlay(rng: random.Random) -> str:
+    text = "defaults:\n  - ppo_trainer\n  - _self_\n\ndata:\n  train_batch_size: 256\n  max_prompt_length: 512\n"
+    text += "actor_rollout_ref:\n  model:\n    path: Qwen/Qwen2.5-0.5B-Instruct  # the model's path\n"
+    text += "  actor:\n    optim:\n      lr: 1e-6\n"
+    if rng.random() < 0.33:
+        text += "    profiler:\n      enable: True\n      all_ranks: False\n      ranks: [0]\n"
+        text += f"global_profiler:\n  tool: {rng.choice(['nsys', 'torch'])}\n  steps: [1, 3]\n"
+    return text + "trainer:\n  total_epochs: 15\n  project_name: verl_example\n"
+
+
+def page(rng: random.Random, n: int) -> str:
+    prose = "vLLM's rollout doesn't need it; here's how verl's trainer is launched.\n\n"
+    block = "```bash\npython3 -m verl.trainer.main_ppo \\\n" + "".join(
+        f"    {word} \\\n" for word in rng.sample(OVERRIDES, 10)
+    )
+    return f"# Recipe {n}\n\n" + prose * 5 + block + "    trainer.total_epochs=1\n```\n\n" + prose * 3
+
+
+def build(files: int, seed: int = 0) -> dict:
+    """Writes the corpus; answers the paths by kind."""
+    import verl.trainer.config
+
+    generated = (Path(verl.trainer.config.__file__).parent / "_generated_ppo_trainer.yaml").read_text()
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    rng, kinds = random.Random(seed), {}
+    names = rng.choices([name for name, _ in MIX], weights=[weight for _, weight in MIX], k=files)
+    for n, kind in enumerate(names):
+        if kind == "plain.sh":
+            text = launch_script(rng, n, [])
+        elif kind == "other_profiler.sh":
+            text = launch_script(rng, n, other_profiler(rng))
+        elif kind == "torch_memory.sh":
+            text = launch_script(rng, n, torch_memory_profiler(rng))
+        elif kind == "overlay.yaml":
+            text = overlay(rng)
+        elif kind == "generated.yaml":
+            text = generated
+        else:
+            text = page(rng, n)
+        path = WORK / f"{n:05d}_{kind}"
+        path.write_text(text)
+        kinds.setdefault(kind, []).append(path)
+    return kinds
+
+
+def timed(paths: list) -> float:
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        start = time.perf_counter()
+        cli.main(["migrate", "--check", *map(str, paths)])
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+
+    kinds = build(args.files)
+    paths = sorted(path for group in kinds.values() for path in group)
+    timed(paths[:5])  # imports (hydra's parser, ruamel.yaml) once, outside the timed rounds
+    best = min(timed(paths) for _ in range(args.rounds))
+    result = {"files": len(paths), "seconds": round(best, 3), "files_per_second": round(len(paths) / best, 1)}
+    result["per_kind_files_per_second"] = {
+        kind: round(len(group) / timed(group), 1) for kind, group in sorted(kinds.items())
+    }
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ("README.md", "docs/doctor.md")
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- end -->)", re.S)
-DEMO_TMP = re.compile(r"\S*/verl-compat-demo-[\w-]+")
+DEMO_TMP = re.compile(r"[\w./-]*/verl-compat-demo-[\w-]+")  # a path, not the `key=` before it
 TIMEOUT_S = 900  # a demo is two real fits; a doctor run imports verl (seconds)
 
 

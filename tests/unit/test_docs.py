@@ -45,14 +45,18 @@ def comparable(text: str) -> str:
     return PYTHON_VERSION.sub(r"\g<1>3.x", text)
 
 
-def in_release(names):
+def in_release(names) -> list:
     """``names`` as parameters, skipped (with the release named) outside their release."""
-    for name in names:
-        releases = update_docs.BLOCKS[name].releases
-        yield pytest.param(
+    return [
+        pytest.param(
             name,
-            marks=pytest.mark.skipif(RELEASE not in releases, reason=f"block {name} is produced by verl {releases}"),
+            marks=pytest.mark.skipif(
+                RELEASE not in update_docs.BLOCKS[name].releases,
+                reason=f"block {name} is produced by verl {update_docs.BLOCKS[name].releases}",
+            ),
         )
+        for name in names
+    ]
 
 
 def test_every_block_is_known_filled_and_unique():
@@ -93,6 +97,7 @@ def test_demo_prints_what_the_readme_shows(name):
     output = update_docs.produce("demo", sys.executable, demos)
     assert output == _demo_section(documented("demo"), RELEASE), "run scripts/update_docs.py demo"
     assert output.count("VerlCompatDeprecationWarning") == 1
+    assert "global_profiler.save_path=/tmp/verl-compat-demo-…/with/prof" in output  # normalised, not eaten
     assert output.index("--- with verl-compat") < output.index("VerlCompatDeprecationWarning")
     assert update_docs.fence([update_docs.produce(name, sys.executable, demos)]) == documented(name)
 

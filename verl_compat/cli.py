@@ -2,6 +2,7 @@
 
 Each subcommand lives in its own module with the same two functions,
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status), imported only when chosen.
+``--help`` texts are plain text: argparse prints them as they are.
 """
 
 from __future__ import annotations
@@ -10,6 +11,25 @@ import argparse
 import importlib
 import sys
 
+from ._version import __version__
+
+DESCRIPTION = """\
+Keeps legacy verl profiler configs working (actor_rollout_ref.actor.profiler.tool=torch_memory)
+and helps you move off them. Installing verl-compat is all the shim needs; this command only
+looks (doctor) and rewrites configs (migrate)."""
+
+EPILOG = """\
+exit status:
+  the subcommand's own (see verl-compat doctor --help, verl-compat migrate --help);
+  2 for a usage error
+
+examples:
+  verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
+  verl-compat migrate --diff run_grpo.sh
+  verl-compat --version
+
+docs: https://github.com/verl-compat/verl-compat#readme"""
+
 SUBCOMMANDS = {
     "doctor": ("verl_compat.doctor", "show versions, probes, auto-load and what the shim does to a config"),
     "migrate": ("verl_compat.migrate", "rewrite legacy overrides and YAML keys into the new form"),
@@ -17,10 +37,18 @@ SUBCOMMANDS = {
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="verl-compat", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="verl-compat",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"verl-compat {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{doctor,migrate}")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub = commands.add_parser(
+            name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
         sub.set_defaults(_module=module_name)
         # Arguments are declared by the module itself; import it only for --help or when chosen.
         if name in (argv if argv is not None else sys.argv[1:])[:1]:

@@ -50,12 +50,30 @@ class BadInput(Exception):
     """The overrides or ``--config`` file cannot be composed into a verl config."""
 
 
+EPILOG = f"""\
+exit status (when several apply, the lowest wins):
+  0  healthy
+  {BAD_INPUT}  bad input: an override or --config file that cannot be composed
+  {NO_VERL}  verl is not installed for this interpreter, or fails to import
+  {VERL_LACKS}  verl-compat cannot patch what this verl runs
+  {SHIM_OFF}  the config needs the shim, but VERL_COMPAT_DISABLE or VERL_COMPAT_DISABLED_FIXES
+     turns it off
+  {NOT_REACHED}  nothing brings the shim into verl's trainer process
+
+examples:
+  verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
+  verl-compat doctor --config my_overlay.yaml --json > doctor.json
+
+docs: https://github.com/verl-compat/verl-compat/blob/main/docs/doctor.md"""
+
+
 def add_arguments(parser) -> None:
+    parser.epilog = EPILOG
     parser.add_argument(
         "overrides",
         nargs="*",
         metavar="OVERRIDE",
-        help="Hydra overrides, as given to `python -m verl.trainer.main_ppo`",
+        help="Hydra overrides, as given to python -m verl.trainer.main_ppo",
     )
     parser.add_argument(
         "--config",

@@ -1,8 +1,9 @@
 """propagation: carry verl-compat from a launcher into the Ray processes that build trainers.
 
 verl never builds the trainer in the launching process: ``run_ppo`` starts Ray and builds it inside
-a ``TaskRunner`` actor (``verl/trainer/main_ppo.py``). On a cluster started with ``ray start`` the workers do not
-inherit the launcher's environment, so a shim active only in the launcher does nothing there.
+a ``TaskRunner`` actor (``verl/trainer/main_ppo.py``, every release). On a cluster started with
+``ray start`` the workers do not inherit the launcher's environment, so a shim active only in the
+launcher does nothing there.
 
 When verl-compat is active in a launcher, each ``run_ppo`` entry point that exists is wrapped, and
 before its own ``ray.init``:

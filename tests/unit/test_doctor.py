@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 RELEASE = importlib.metadata.version("verl")
-# What each release offers (verl-matrix §1b, §2): the oracle the reports are checked against.
+# What each release offers (read from its verl source): the oracle the reports are checked against.
 # A release added to the test environments needs its row here.
 RELEASES = {
     "0.6.1": {

@@ -35,7 +35,7 @@ logger = logging.getLogger("verl_compat")
 # ``propagation`` is not a fix of verl but rides on the same core (targets, guard, status, toggle):
 # it wraps the launcher's run_ppo, carries the shim into the Ray workers and, when it does, runs
 # prepare_config on the launcher's config there.
-FIX_MODULES = ("verl_compat.fixes.torch_memory", "verl_compat.propagation")
+FIX_MODULES = ("verl_compat.fixes.torch_memory", "verl_compat.fixes.oom_snapshot", "verl_compat.propagation")
 
 
 @dataclasses.dataclass(frozen=True)

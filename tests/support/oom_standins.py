@@ -7,8 +7,10 @@ recorded instead. Nothing of verl is replaced: its ``DistProfiler``, ``TorchMemo
 ``MemorySnapshotSampler`` are the real ones.
 
 ``update_actor`` then does what the allocator does at an out-of-memory: it calls every attached
-observer with the request and the device's totals, then raises ``torch.OutOfMemoryError``. What
-the worker saw is appended to the call log (``standins.log_call``, log name ``oom``):
+observer with the request and the device's totals. It does not raise ``torch.OutOfMemoryError``
+afterwards: Ray hands the trainer the first rank's error without waiting for the other ranks,
+which are then torn down mid-call, so what they saw would be lost (the GPU check raises a real
+one). What the worker saw is appended to the call log (``standins.log_call``, log name ``oom``):
 
 * ``built``: ``{"observers": n, "provider": ...}`` once the profiler is built;
 * ``fired``: ``{"observers": n, "records": [...]}``, the ``verl_compat`` log records (level,
@@ -18,7 +20,6 @@ the worker saw is appended to the call log (``standins.log_call``, log name ``oo
 import logging
 
 import standins
-import torch
 from verl.single_controller.base.decorator import make_nd_compute_dataproto_dispatch_fn, register
 
 from verl_compat.fixes import oom_snapshot
@@ -26,7 +27,6 @@ from verl_compat.fixes import oom_snapshot
 LOG_NAME = "oom"
 # What the allocator is asked for and reports at the OOM: (device, alloc, device_total, device_free).
 REQUEST = (0, 2 * 1024**3, 80 * 1024**3, 512 * 1024**2)
-OOM_MESSAGE = "CUDA out of memory. Tried to allocate 2.00 GiB (stand-in allocator)"
 
 
 class RecordingAllocator(oom_snapshot.Allocator):
@@ -68,7 +68,7 @@ class _RunsOutOfMemory:
             logger.removeHandler(capture)
         fired = {"observers": len(self.allocator.observers), "records": capture.records}
         standins.log_call(LOG_NAME, self.rank, "fired", fired)
-        raise torch.OutOfMemoryError(OOM_MESSAGE)
+        return super().update_actor(data)
 
 
 class OomEngineActor(_RunsOutOfMemory, standins.EngineStyleActor):

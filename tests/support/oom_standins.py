@@ -48,13 +48,14 @@ class _Capture(logging.Handler):
 
 
 class _RunsOutOfMemory:
-    """Mixed into an actor stand-in ahead of it: records observers, runs out of memory in update."""
+    """Mixed into an actor stand-in ahead of it: records observers, fires them in its update."""
 
     def __init__(self, *args, **kwargs):
         self.allocator = oom_snapshot.allocator = RecordingAllocator()
         super().__init__(*args, **kwargs)
         provider = oom_snapshot.provider()["provider"]
-        standins.log_call(LOG_NAME, self.rank, "built", {"observers": len(self.allocator.observers), "provider": provider})
+        built = {"observers": len(self.allocator.observers), "provider": provider}
+        standins.log_call(LOG_NAME, self.rank, "built", built)
 
     @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))
     def update_actor(self, data):

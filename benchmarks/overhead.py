@@ -8,6 +8,11 @@
    ``fit()`` calls it at the end of a step, bare and wrapped, on a trainer whose actor worker group
    is a stand-in with instant ``start_profile``/``stop_profile`` (so only verl-compat's own code is
    timed, not the remote calls it makes).
+3. **The OOM observer outside an OOM.** ``oom_snapshot`` adds work at two places only: once per
+   process, when verl builds a ``TorchMemoryProfiler`` (timed bare and wrapped, with an allocator
+   that records the observer), and at an OOM. The caching allocator calls its observers only on
+   its out-of-memory path, so allocations cost the same with one attached: with CUDA, a 1 MiB
+   allocate-and-free is timed before and after the observer is attached (without CUDA, said so).
 
     PYTHONPATH=tests/support .venvs/verl-0.9.1/bin/python benchmarks/overhead.py [--pairs 3 --steps 5]
 """
@@ -88,6 +93,41 @@ def bench_wrapper(calls):
     return bare, wrapped
 
 
+def bench_oom_observer(calls):
+    import torch
+    from verl.utils.profiler import DistProfiler, ProfilerConfig
+
+    from verl_compat.fixes import oom_snapshot
+
+    config = ProfilerConfig(tool="torch_memory", save_path=tempfile.mkdtemp(), all_ranks=True, tool_config=None)
+    recorded = []
+
+    def build_seconds(shim):
+        (verl_compat.activate if shim else verl_compat.deactivate)()
+        oom_snapshot.allocator = oom_snapshot.Allocator("cuda", recorded.append)  # a fresh one each time
+        return min(timeit.repeat(lambda: DistProfiler(rank=0, config=config), number=1, repeat=20))
+
+    bare, wrapped = build_seconds(False), build_seconds(True)
+    verl_compat.deactivate()
+    oom_snapshot.allocator = None
+    print(f"TorchMemoryProfiler built (once per process): bare {bare * 1e6:.0f} us, "
+          f"with the OOM observer attached {wrapped * 1e6:.0f} us ({len(recorded)} observer recorded)")
+
+    if not torch.cuda.is_available():
+        print("allocation with an OOM observer attached: not timed (no CUDA device here)")
+        return
+
+    def alloc_seconds():
+        torch.cuda.synchronize()
+        return min(timeit.repeat(lambda: torch.empty(1 << 20, dtype=torch.uint8, device="cuda"), number=calls,
+                                 repeat=5)) / calls
+
+    before = alloc_seconds()
+    torch._C._cuda_attach_out_of_memory_observer(oom_snapshot.Observer("cuda", None))
+    after = alloc_seconds()
+    print(f"1 MiB CUDA allocate+free: {before * 1e6:.2f} us without an OOM observer, {after * 1e6:.2f} us with one")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3, help="interleaved shim/native run pairs")
@@ -99,6 +139,7 @@ def main():
     bare, wrapped = bench_wrapper(args.calls)
     print(f"_stop_profiling per step: bare {bare * 1e6:.2f} us, with verl-compat {wrapped * 1e6:.2f} us")
     print(f"verl-compat's own Python time per step: {(wrapped - bare) * 1e6:.1f} us (budget 100 us)")
+    bench_oom_observer(args.calls)
 
     shimmed, native = bench_steps(args.pairs, args.steps)
     print(f"fit() per step, median of {args.pairs}: legacy key + verl-compat {shimmed:.3f} s, "

@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from . import __version__, _toggles, patching, status
+from .fixes import oom_snapshot
 
 BAD_INPUT = 2  # argparse's own usage errors exit 2 too
 NO_VERL = 3
@@ -407,6 +408,7 @@ def collect(plan: dict | None, source: str = "", classes: list = ()) -> dict:
                 probe_error = f"{type(exc).__name__}: {exc}"
             modules = _import_targets()
     shim = status()
+    oom = oom_snapshot.provider() if verl["importable"] else None
     report = {
         "versions": versions,
         "python_executable": sys.executable,
@@ -417,6 +419,7 @@ def collect(plan: dict | None, source: str = "", classes: list = ()) -> dict:
         "env": {name: os.environ.get(name) for name in ENV},
         "status": shim,
         "target_modules": modules,
+        "oom_snapshot": oom,
         "config": None,
     }
     if plan is not None:
@@ -564,6 +567,8 @@ def _render_patches(report: dict) -> list:
             rows.append(("absent", f"{module} (not in this verl)"))
         elif state != "imported":
             rows.append(("import failed", f"{module}: {state}"))
+    if report["oom_snapshot"]:
+        rows.append(("OOM snapshot", f"{report['oom_snapshot']['provider']}: {report['oom_snapshot']['why']}"))
     return _section("patches", rows)
 
 

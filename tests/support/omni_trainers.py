@@ -37,6 +37,8 @@ FAMILIES = {
         _DPO_OFFLINE
         + ["actor_rollout_ref.model.model_type=omni_model", "actor_rollout_ref.actor.omni_loss.loss_mode=dpo"],
     ),
+    # verl's v1 PPOTrainerSync with verl-omni's tokenizer loading; run_omni's default (v1) path.
+    "omni_ppo_sync": ("omni_trainer", "omni.ray_omni_trainer", "OmniPPOTrainerSync", ["trainer.use_v1=True"]),
 }
 
 
@@ -66,6 +68,10 @@ def build(family: str, config):
     ``init_workers()`` (a placeholder role mapping; the datasets in memory)."""
     from verl.trainer.ppo.utils import Role
 
+    if family == "omni_ppo_sync":  # verl's v1 PPOTrainer.__init__(config); init() builds the rest
+        trainer = trainer_class(family)(config)
+        trainer.total_training_steps = STEPS  # set by init() from the dataloader
+        return trainer
     data = [{"prompt": str(i)} for i in range(4)]
     role = Role.Actor if config.algorithm.get("sample_source") == "offline" else Role.ActorRollout
     return trainer_class(family)(
@@ -80,12 +86,28 @@ def run_step_ends(trainer, steps=STEPS) -> list:
     trainer.actor_rollout_wg = RecordingWorkerGroup()
     trainer.ref_policy_wg = trainer.actor_rollout_wg
     configured = trainer.config.global_profiler.steps
+    v1 = not _takes_do_profile(trainer)
+    if v1:  # verl's v1 fit() keeps the flags on the trainer (PPOTrainer.fit, before its loop)
+        trainer.prev_step_profile, trainer.next_step_profile = False, False
+        trainer.curr_step_profile = configured is not None and 1 in configured
+        trainer.critic_wg = trainer.actor_rollout_wg
+        trainer._start_rollout_profiling = trainer._stop_rollout_profiling = lambda *a, **k: None  # GPU servers
     for step in range(1, steps + 1):
         trainer.global_steps = step
         profile = configured is not None and step in configured
-        trainer._start_profiling(profile)
-        trainer._stop_profiling(profile)
+        if v1:
+            trainer._start_profiling()
+            trainer._stop_profiling()
+        else:
+            trainer._start_profiling(profile)
+            trainer._stop_profiling(profile)
     return trainer.actor_rollout_wg.calls
+
+
+def _takes_do_profile(trainer) -> bool:
+    import inspect
+
+    return "do_profile" in inspect.signature(trainer._stop_profiling).parameters
 
 
 def one_pair_per_step(steps=STEPS) -> list:

@@ -73,6 +73,7 @@ def test_new_style_config_is_left_alone(shim, shim_warnings, tmp_path):
 
 def test_a_missing_class_is_one_log_line_and_the_rest_is_patched(monkeypatch, caplog):
     """verl-omni present but a listed class renamed: one line naming it, the others patched."""
+    from verl_omni.trainer.diffusion import ray_diffusion_trainer  # noqa: F401  (the rest, to be patched)
     from verl_omni.trainer.omni import ray_omni_trainer
 
     verl_compat.deactivate()

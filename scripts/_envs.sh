@@ -22,19 +22,41 @@ ensure_uv() {
     fi
 }
 
+# The `omni` environment: verl 0.9.1 plus verl-omni, which is not on PyPI (a source snapshot lies in
+# ../shared/third_party, beside the clone), and the stand-ins for the GPU-only modules its package
+# imports (tests/support/omni_standin; tests/requirements/verl-omni.txt says why).
+OMNI_SOURCE=../shared/third_party/verl-omni-v0.2.0.tar.gz
+OMNI_STANDIN=tests/support/omni_standin
+
 ensure_env() {
     local release=$1 venv=.venvs/verl-$1
     local files=("$REQ/verl-$release.txt" "$REQ/common.txt" "$REQ/constraints-$release.txt")
     local want
     ensure_uv
+    [ "$release" = omni ] && files+=("$OMNI_SOURCE")
     want=$(cat "${files[@]}" | sha256sum | cut -d' ' -f1)
     if [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
         log "building $venv"
         "$UV" venv -q --allow-existing -p "$PYTHON" "$venv"
         "$UV" pip install -q --compile-bytecode -p "$venv" "${FIND_LINKS[@]}" \
             -r "$REQ/verl-$release.txt" -r "$REQ/common.txt" -c "$REQ/constraints-$release.txt"
+        if [ "$release" = omni ]; then
+            # From the unpacked tree: its version file says 0.2.0rc1, which uv refuses to build
+            # under the file name's 0.2.0.
+            local unpacked
+            unpacked=$(mktemp -d)
+            tar -xzf "$OMNI_SOURCE" -C "$unpacked"
+            "$UV" pip install -q --compile-bytecode -p "$venv" --no-deps "$unpacked"/*/
+            rm -rf "$unpacked"
+        fi
         echo "$want" > "$venv/.requirements.sha256"
     fi
     # The project itself, as a user installs it (a built wheel, not an editable path).
     "$UV" pip install -q --compile-bytecode -p "$venv" --reinstall-package verl-compat --no-deps .
+    if [ "$release" = omni ]; then
+        # On the path of every process of this environment (Ray workers too), from this checkout.
+        local site
+        site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+        printf '%s\nimport _omni_standin\n' "$(realpath "$OMNI_STANDIN")" > "$site/_verl_compat_omni_standin.pth"
+    fi
 }

@@ -1,23 +1,53 @@
 #!/usr/bin/env bash
-# The one test command: builds (or reuses) one virtualenv per supported verl release, installs
+# The one test command: builds (or reuses) one virtualenv per test environment, installs
 # verl-compat into it the way a user does, and runs the pytest suite in each.
 #
-#   scripts/test.sh                      # every release, whole suite
+#   scripts/test.sh                      # every environment, whole suite
 #   scripts/test.sh -k torch_memory      # extra arguments go to pytest
 #   VERL_COMPAT_TEST_RELEASES=0.9.1 scripts/test.sh
 #
-# Environments live in .venvs/verl-<release> (git-ignored): see scripts/_envs.sh.
+# Environments live in .venvs/verl-<name> (git-ignored): see scripts/_envs.sh. One per supported
+# verl release, and `omni`: verl 0.9.1 plus verl-omni 0.2.0 (tests/requirements/verl-omni.txt).
+#
+# What each environment runs (chosen by path, so that the suite runs each test once where that is
+# all it needs; nothing is skipped):
+# - `omni` runs the verl-omni tests only (tests/integration/test_omni*.py); no other environment
+#   runs them.
+# - The tests that do not depend on the installed verl (RELEASE_INDEPENDENT: `migrate` on text
+#   files, and the auto-load bootstrap, which builds its own small venvs with a fake verl) run in
+#   the last verl release of the list only (0.9.1 by default).
+# - Every other test runs in every verl release.
+# Paths given on the command line replace this selection (in every environment listed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_envs.sh
 
-RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1"}
+RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
+OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
+RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py)
+
+given_paths=false
+for arg in "$@"; do
+    [[ "$arg" != -* && -e "${arg%%::*}" ]] && given_paths=true
+done
+last_release=$(printf '%s\n' $RELEASES | grep -v '^omni$' | tail -n1 || true)
 
 status=0
 for release in $RELEASES; do
     ensure_env "$release"
+    selection=()
+    if ! $given_paths; then
+        if [ "$release" = omni ]; then
+            selection=("${OMNI_TESTS[@]}")
+        else
+            selection=(tests --ignore-glob='*/test_omni*')
+            if [ "$release" != "$last_release" ]; then
+                for path in "${RELEASE_INDEPENDENT[@]}"; do selection+=(--ignore="$path"); done
+            fi
+        fi
+    fi
     log "verl $release: pytest"
     # bin/pytest, not `python -m pytest`: the checkout must not shadow the installed package.
-    VERL_COMPAT_TEST_RELEASE=$release ".venvs/verl-$release/bin/pytest" "$@" || status=$?
+    VERL_COMPAT_TEST_RELEASE=$release ".venvs/verl-$release/bin/pytest" "${selection[@]}" "$@" || status=$?
 done
 exit $status

@@ -26,9 +26,11 @@ already initialised (then ``run_ppo`` does not call ``ray.init`` and the workers
 longer be changed from here), nothing is changed and the log says so: the run then behaves exactly
 as without the shim wherever verl-compat is not installed.
 
-Entry points: ``verl.trainer.main_ppo.run_ppo`` (its ``main``, 0.9's v0 path and the experimental
-mains, which import it when called, all reach it); 0.8's ``verl.trainer.main_ppo_sync`` binds
-``run_ppo`` at import, so its own name is wrapped too unless it already holds the wrapped one.
+Entry points (:data:`ENTRY_POINTS`): ``verl.trainer.main_ppo.run_ppo`` (its ``main``, 0.9's v0 path
+and the experimental mains, which import it when called, all reach it); 0.8's
+``verl.trainer.main_ppo_sync`` binds ``run_ppo`` at import, so its own name is wrapped too unless it
+already holds the wrapped one; verl-omni's ``run_diffusion``, ``run_diffusion_v1`` and
+``launch_ray_task_runner``, which call ``ray.init`` themselves.
 """
 
 from __future__ import annotations
@@ -44,7 +46,17 @@ import sys
 from . import patching
 
 NAME = "propagation"
-TARGETS = ("verl.trainer.main_ppo", "verl.trainer.main_ppo_sync")
+# Module -> its function that calls ``ray.init`` with the run's config. verl-omni's launchers start
+# Ray themselves (``run_omni``'s v1 path goes through ``run_ppo``, its offline-DPO path through
+# ``launch_ray_task_runner``).
+ENTRY_POINTS = {
+    "verl.trainer.main_ppo": "run_ppo",
+    "verl.trainer.main_ppo_sync": "run_ppo",
+    "verl_omni.trainer.main_diffusion": "run_diffusion",
+    "verl_omni.trainer.main_diffusion_v1": "run_diffusion_v1",
+    "verl_omni.trainer.main_omni": "launch_ray_task_runner",
+}
+TARGETS = tuple(ENTRY_POINTS)
 
 logger = logging.getLogger("verl_compat")
 
@@ -185,12 +197,13 @@ def _before_run_ppo(wrapped, instance, args, kwargs):
 
 
 def patches(module) -> patching.Plan:
-    if patching.wrapped_by(getattr(module, "run_ppo", None), NAME) is not None:
+    name = ENTRY_POINTS[module.__name__]
+    if patching.wrapped_by(getattr(module, name, None), NAME) is not None:
         # main_ppo_sync imported main_ppo's run_ppo after it was wrapped: wrapping again would
         # prepare the config twice. It is covered, so this is no skip.
-        logger.debug("verl-compat: %s.run_ppo is main_ppo's wrapped run_ppo already", module.__name__)
+        logger.debug("verl-compat: %s.%s is a wrapped entry point already", module.__name__, name)
         return patching.Plan()
-    return patching.Plan((patching.Patch("run_ppo", _before_run_ppo, "prepare the config and reach the Ray workers"),))
+    return patching.Plan((patching.Patch(name, _before_run_ppo, "prepare the config and reach the Ray workers"),))
 
 
 # --- state ------------------------------------------------------------------------------------

@@ -55,6 +55,12 @@ TRAINERS = (
     # 0.7.x source trees (not in the wheels): overrides that call super()._stop_profiling first.
     Trainer("verl.experimental.vla.rob_ray_trainer", "RobRayPPOTrainer", init=False, stop="do_profile"),
     Trainer("verl.experimental.vla.sac.sac_ray_trainer", "RobRaySACTrainer", init=False, stop="do_profile"),
+    # verl-omni 0.2.0 (a package of its own): trainers that are no RayPPOTrainer, each with its own
+    # __init__ (no super().__init__) and _stop_profiling(do_profile) on actor_rollout_wg. The base
+    # covers PolicyGradientRayTrainer and DirectPreferenceRayTrainer; OmniPPOTrainerSync inherits
+    # verl's v1 PPOTrainer. Its diffusion/v1 trainers have no profiling point at all.
+    Trainer("verl_omni.trainer.diffusion.ray_diffusion_trainer", "BaseRayDiffusionTrainer", init=True, stop="do_profile"),
+    Trainer("verl_omni.trainer.omni.ray_omni_trainer", "OmniDirectPreferenceRayTrainer", init=True, stop="do_profile"),
 )
 MODULES = tuple(dict.fromkeys(trainer.module for trainer in TRAINERS))
 

@@ -1,0 +1,71 @@
+"""verl-omni's own launcher reaches its trainer inside a Ray actor, with the shim: verl-omni's real
+``run_diffusion`` (it calls ``ray.init`` itself, not through verl's ``run_ppo``) ships the config to
+the task runner's Ray actor, where verl-omni's real ``PolicyGradientRayTrainer`` is built and its
+step-end profiling runs (``omni_trainers.OmniTrainerProbe``; its ``fit()`` needs a GPU rollout).
+
+- Auto-load: verl-compat installed in the environment, the launcher imports nothing of it, Ray
+  local. Baseline: ``VERL_COMPAT_DISABLE=1``.
+- Propagation: the launcher has verl-compat through ``PYTHONPATH`` only and ``import verl_compat``
+  first, against a ``ray start`` cluster whose environment has neither verl-compat nor wrapt
+  (``test_reach_ray``'s cluster): the wrapped ``run_diffusion`` ships them.
+Runs in the omni environment only (``scripts/test.sh``).
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("verl_omni", reason="verl-omni is installed in the omni test environment only")
+
+from omni_trainers import one_pair_per_step  # noqa: E402
+from test_reach_ray import ANSI, REPO, clean_env, cluster  # noqa: E402, F401  (cluster: a fixture)
+
+LAUNCHER = Path(__file__).resolve().parents[1] / "support" / "omni_launcher.py"
+
+
+def launch(python, workdir, *flags, env) -> tuple:
+    """The launcher from ``workdir`` (Ray puts the driver's working directory on the workers' path)."""
+    result = subprocess.run(
+        [str(python), str(LAUNCHER), str(workdir), *flags],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    output = ANSI.sub("", result.stdout + result.stderr)
+    assert result.returncode == 0, output[-6000:]
+    return json.loads(result.stdout.strip().splitlines()[-1]), output
+
+
+def assert_driven(report):
+    assert [tuple(call) for call in report["calls"]] == one_pair_per_step()
+    assert (report["profiler"]["enable"], report["profiler"]["all_ranks"]) == (True, True)
+    assert report["warnings"] == 1
+
+
+def test_auto_load_reaches_the_trainer_in_the_task_runner(tmp_path):
+    report, _ = launch(sys.executable, tmp_path, env=clean_env())
+
+    assert_driven(report)
+
+
+def test_auto_load_baseline_without_the_shim(tmp_path):
+    report, _ = launch(sys.executable, tmp_path, env=clean_env(VERL_COMPAT_DISABLE="1"))
+
+    assert report["calls"] == [] and report["warnings"] == 0
+    assert (report["profiler"]["enable"], report["profiler"]["all_ranks"]) == (False, False)
+
+
+def test_run_diffusion_carries_the_shim_to_a_ray_start_cluster(cluster, tmp_path):
+    address, python = cluster
+    env = clean_env(PYTHONPATH=str(REPO))
+    report, _ = launch(python, tmp_path, "--import-shim", "--address", address, env=env)
+
+    assert report["decision"]["injected"] is True
+    # Translated in the launcher, so the config the actor received already asks for the dumps.
+    assert (report["received"]["enable"], report["received"]["all_ranks"]) == (True, True)
+    assert_driven(report)

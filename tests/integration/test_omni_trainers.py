@@ -52,9 +52,12 @@ def test_legacy_key_one_pair_per_step(family, shim, shim_warnings, tmp_path):
 
 
 def test_new_style_config_is_left_alone(shim, shim_warnings, tmp_path):
-    """The documented form: the trainer's own start/stop at the configured steps, nothing added."""
+    """The documented form: the trainer's own start/stop at the configured steps, nothing added.
+    verl-omni's diffusion config sets the actor's tool to ``torch`` itself (verl's interpolates
+    ``global_profiler.tool``), so the actor's key is given too."""
     overrides = [
         "global_profiler.tool=torch_memory",
+        "actor_rollout_ref.actor.profiler.tool=torch_memory",
         "global_profiler.steps=[1,2]",
         "actor_rollout_ref.actor.profiler.enable=True",
         "actor_rollout_ref.actor.profiler.all_ranks=True",

@@ -1,0 +1,100 @@
+"""The torch_memory fix in trainers written outside verl: ``RayPPOTrainer`` subclasses shaped like
+recipe and user trainers (``tests/support/recipe_trainers.py``), each through its real ``fit()`` loop
+on the engine-style actor stand-in (no ``dump_memory_snapshot``, like verl's engine workers), 3 steps,
+the legacy key only.
+
+Their copied old ``fit()`` keeps the legacy ``dump_memory_snapshot`` call after
+``global_steps += 1``, which verl 0.8.0 deleted from its own ``fit()`` only: without the shim such a
+copy fails on engine workers on every release. With it, every shape that has a step-end
+``_stop_profiling`` gets one ``start_profile(profile_step=N)``/``stop_profile`` pair per actor rank
+per step, folders ``step1..step3``, no legacy call reaching a worker, one warning: whether verl's
+``_stop_profiling`` is inherited or overridden without ``super()``, the class defined before or
+after activation, the worker group reached under an alias, or the class defined in a module that
+only the TaskRunner actor imports.
+"""
+
+import sys
+
+import harness
+import ray
+import recipe_trainers
+from expectations import LEGACY, STEPS, assert_one_dump_per_rank_per_step, profile_calls
+from harness import compose_config, run_fit
+
+import verl_compat
+
+ALL_STEPS = list(range(1, STEPS + 1))
+
+
+def assert_served(result, warnings):
+    """One pair per rank per step (so no legacy dump reached a worker), ``step1..3``, one warning."""
+    assert_one_dump_per_rank_per_step(result, ALL_STEPS)
+    assert len(warnings) == 1
+
+
+def test_baseline_copied_old_fit_crashes_on_engine_workers(no_shim, tmp_path):
+    """verl #6180/#6181 on every release: the copy's legacy call reaches workers without the method."""
+    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=recipe_trainers.RecipeCopiedFitTrainer)
+
+    assert isinstance(result.error, AttributeError) and "dump_memory_snapshot" in str(result.error)
+    assert [[c["method"] for c in rank].count("update_actor") for rank in result.actor_calls] == [1, 1]
+    assert all(profile_calls(rank) == [] for rank in result.actor_calls)
+
+
+def test_copied_old_fit_defined_before_activation(shim_warnings, tmp_path):
+    """DAPO's shape (verl's ``_stop_profiling`` inherited), its class statement run while verl-compat
+    is not active."""
+    verl_compat.deactivate()
+    trainer_cls = recipe_trainers.define_copied_fit_trainer()
+    verl_compat.activate()
+    try:
+        result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=trainer_cls)
+    finally:
+        verl_compat.deactivate()
+
+    assert_served(result, shim_warnings())
+
+
+def test_legacy_call_through_an_aliased_worker_group(shim, shim_warnings, tmp_path):
+    trainer_cls = recipe_trainers.RecipeAliasedWorkerGroupTrainer
+    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=trainer_cls)
+
+    assert_served(result, shim_warnings())
+    assert result.trainer.actor_train_wg is result.trainer.actor_rollout_wg
+
+
+def test_stop_profiling_override_without_super_defined_after_activation(shim, shim_warnings, tmp_path):
+    """Its own ``_stop_profiling(self, do_profile)``, never calling ``super()``, defined once the
+    shim is active: still one pair per step (not none, not two), and the legacy call is served."""
+    trainer_cls = recipe_trainers.define_stop_without_super_trainer()
+    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=trainer_cls)
+
+    assert_served(result, shim_warnings())
+
+
+def test_trainer_defined_only_inside_the_task_runner(shim, tmp_path):
+    """verl's ``run_ppo`` with a TaskRunner that builds ``recipe_taskrunner_trainer``'s class, a
+    module the driver never imports (copied ``fit()``, ``_stop_profiling`` calling ``super()``). The
+    fix reaches the actor by auto-load, as in production."""
+    from recipe_task_runner import TRAINER_MODULE, RecipeTaskRunner
+
+    config = compose_config(LEGACY, tmp_path)
+    if "use_legacy_worker_impl" in config.trainer:
+        config.trainer.use_legacy_worker_impl = "disable"  # 0.7.x: the engine workers, not FSDP ones
+    config = harness._as_main_passes_it(config)
+    with harness._fit_run(config) as result:
+        harness.main_ppo.run_ppo(config, task_runner_class=ray.remote(num_cpus=1)(RecipeTaskRunner))
+
+    ran = f"{TRAINER_MODULE}.TaskRunnerOnlyRecipeTrainer"
+    assert result.calls["trainer"] == [[{"method": "fit", "kwargs": {"class": ran}}]]
+    assert TRAINER_MODULE not in sys.modules
+    assert_one_dump_per_rank_per_step(result, ALL_STEPS)
+
+
+def test_shapes_are_named_by_module_and_class():
+    """``recipe_trainers:<Name>`` is each shape's own name (what ``verl-compat doctor --trainer`` imports)."""
+    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+
+    for name in (*recipe_trainers.COVERABLE, recipe_trainers.UNCOVERABLE):
+        cls = getattr(recipe_trainers, name)
+        assert issubclass(cls, RayPPOTrainer) and (cls.__module__, cls.__qualname__) == ("recipe_trainers", name)

@@ -60,10 +60,12 @@ exit status (when several apply, the lowest wins):
   {SHIM_OFF}  the config needs the shim, but VERL_COMPAT_DISABLE or VERL_COMPAT_DISABLED_FIXES
      turns it off
   {NOT_REACHED}  nothing brings the shim into verl's trainer process
+  {TRAINER_NOT_SERVED}  a --trainer class would not be served by the torch_memory fix
 
 examples:
   verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
   verl-compat doctor --config my_overlay.yaml --json > doctor.json
+  verl-compat doctor --trainer my_recipe.trainer:MyTrainer
 
 docs: https://github.com/verl-compat/verl-compat/blob/main/docs/doctor.md"""
 

@@ -333,6 +333,30 @@ def _set(config, key: str, value) -> None:
         setattr(node, leaf, value)
 
 
+# Roles whose profiler keys follow the actor's by interpolation in verl's yaml (0.6.1-0.9.1:
+# ``rollout.profiler.enable: ${oc.select:actor_rollout_ref.actor.profiler.enable,false}``).
+_FOLLOWERS = ("actor_rollout_ref.rollout.profiler", "actor_rollout_ref.ref.profiler")
+
+
+def _keep_followers(config, key: str) -> None:
+    """Pin, at its current value, each other role's key that interpolates the actor's ``key``: in a
+    launcher's config (not yet resolved) the edit would otherwise turn the rollout's profiler on."""
+    try:
+        from omegaconf import DictConfig, OmegaConf
+    except ImportError:
+        return
+    if not isinstance(config, DictConfig):
+        return
+    leaf = key.rpartition(".")[2]
+    for follower in _FOLLOWERS:
+        node = _select(config, follower)
+        if not isinstance(node, DictConfig):
+            continue
+        raw = OmegaConf.to_container(node, resolve=False).get(leaf)
+        if isinstance(raw, str) and key in raw:
+            _set(config, f"{follower}.{leaf}", _select(config, f"{follower}.{leaf}"))
+
+
 def translate(config, detection: Detection) -> list:
     """Edit ``config`` in place so the actor's DistProfiler dumps; return the edits made, as
     ``(key, value)`` pairs.
@@ -353,6 +377,7 @@ def translate(config, detection: Detection) -> list:
     edits = []
     for key, value in wanted:
         try:
+            _keep_followers(config, key)
             _set(config, key, value)
         except Exception as exc:  # a read-only or frozen config object verl-compat cannot edit
             reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"

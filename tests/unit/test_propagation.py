@@ -159,9 +159,15 @@ def test_user_env_vars_with_transfer_queue_do_not_crash(ray_init):
 
 def test_the_launcher_config_is_prepared_by_every_fix(ray_init):
     config = compose_config("actor_rollout_ref.actor.profiler.tool=torch_memory")
-    with pytest.warns(verl_compat.VerlCompatDeprecationWarning):
+    with pytest.warns(verl_compat.VerlCompatDeprecationWarning) as caught:
         launch(config)
+    assert len([w for w in caught if issubclass(w.category, verl_compat.VerlCompatDeprecationWarning)]) == 1
     assert config.actor_rollout_ref.actor.profiler.enable is True  # torch_memory's launcher-side work
+    # The rollout's profiler follows the actor's enable by interpolation: it is kept as it was.
+    assert (config.actor_rollout_ref.rollout.profiler.enable, config.actor_rollout_ref.rollout.profiler.all_ranks) == (
+        False,
+        False,
+    )
 
 
 # --- when it cannot reach the workers, it changes nothing and says so ---------------------------

@@ -98,7 +98,7 @@ class _Applied:
 _lock = threading.RLock()
 _active = False
 _hooked: set = set()  # module names whose post-import hook is registered (never unregistered)
-_applied: dict = {}  # (fix, module, label) -> _Applied
+_applied: dict = {}  # (fix, module, label[, owner class]) -> _Applied
 _skipped: dict = {}  # (fix, module, label) -> reason
 _errors: dict = {}  # (fix, where) -> count
 
@@ -153,17 +153,19 @@ def _apply(fix, module_name: str, plan: Plan, default_owner) -> None:
     for patch in plan.patches:
         owner = default_owner if patch.owner is None else patch.owner
         label = patch.path if patch.owner is None else f"{patch.owner.__qualname__}.{patch.path}"
-        key = (fix.NAME, module_name, label)
+        # A class given as owner is part of the key: two classes of one name (a class statement run
+        # twice, in a function) are each patched.
+        key = (fix.NAME, module_name, label) if patch.owner is None else (fix.NAME, module_name, label, owner)
         if key in _applied:
             continue
         try:
             wrapt.resolve_path(owner, patch.path)
         except (AttributeError, wrapt.PathResolutionError) as exc:
-            _skip(key, f"not found in this verl ({exc})")
+            _skip((fix.NAME, module_name, label), f"not found in this verl ({exc})")
             continue
         handle = wrapt.wrap_function_wrapper(owner, patch.path, patch.wrapper)
         _applied[key] = _Applied(fix.NAME, owner, patch.path, handle, patch.why, module_name, label)
-        _skipped.pop(key, None)
+        _skipped.pop(key[:3], None)
 
 
 def _patch_module(fix, module) -> None:

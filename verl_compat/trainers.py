@@ -163,7 +163,7 @@ _said_unknown: set = set()
 def class_plan(cls, fix) -> patching.Plan:
     """The structural rule for one subclass (not a listed class), as a Plan with ``owner=cls``."""
     patches = []
-    if _is_ray_copy(cls):
+    if _is_ray_copy(cls) or _is_listed(cls):  # a listed class is patched by its row, when its module is
         return patching.Plan()
     if _hooked(fix, INIT) and probes.defines(cls, INIT) and not probes.init_calls_super(cls):
         patches.append(patching.Patch(INIT, wrapper_for(fix, INIT), "the config step", owner=cls))

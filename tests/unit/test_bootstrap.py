@@ -109,13 +109,17 @@ class Venv:
         return next((self.path / "lib").glob("python3*/site-packages"))
 
 
+INSTALL_TIMEOUT_S = 600  # a uv venv, build or install; past this it hangs
+
+
 def make_venv(path: Path, *install) -> Venv:
-    subprocess.run([_uv(), "venv", "-q", "-p", sys.executable, str(path)], check=True)
+    subprocess.run([_uv(), "venv", "-q", "-p", sys.executable, str(path)], check=True, timeout=INSTALL_TIMEOUT_S)
     venv = Venv(path)
     if install:
         subprocess.run(
             [_uv(), "pip", "install", "-q", "--compile-bytecode", "-p", str(venv.python), *_find_links(), *install],
             check=True,
+            timeout=INSTALL_TIMEOUT_S,
         )
     return venv
 
@@ -129,7 +133,9 @@ def workdir(tmp_path_factory):
 def wheel(workdir) -> Path:
     """The wheel a user gets: built from this checkout by the project's own build backend."""
     out = workdir / "dist"
-    subprocess.run([_uv(), "build", "-q", "--wheel", "--out-dir", str(out), str(REPO)], check=True)
+    subprocess.run(
+        [_uv(), "build", "-q", "--wheel", "--out-dir", str(out), str(REPO)], check=True, timeout=INSTALL_TIMEOUT_S
+    )
     (built,) = out.glob("verl_compat-*.whl")
     return built
 
@@ -250,7 +256,11 @@ def test_verl_already_imported_activates_at_once(venv, fake_verl):
 def test_sitecustomize_line_loads_it_where_pth_files_do_not_run(workdir, wheel, fake_verl):
     # `--target` installs, like PYTHONPATH entries, are not site dirs: their .pth files never run.
     target = workdir / "target"
-    subprocess.run([_uv(), "pip", "install", "-q", "--target", str(target), *_find_links(), str(wheel)], check=True)
+    subprocess.run(
+        [_uv(), "pip", "install", "-q", "--target", str(target), *_find_links(), str(wheel)],
+        check=True,
+        timeout=INSTALL_TIMEOUT_S,
+    )
     bare = make_venv(workdir / "bare")
     custom = workdir / "sitecustomize"
     custom.mkdir()
@@ -304,7 +314,11 @@ def test_the_finder_never_hides_the_finders_after_it(venv, fake_verl):
 def test_a_broken_install_never_breaks_import_verl(workdir, wheel, fake_verl):
     # Installed without its dependency: importing verl_compat fails (no wrapt); verl must not.
     broken = make_venv(workdir / "broken")
-    subprocess.run([_uv(), "pip", "install", "-q", "--no-deps", "-p", str(broken.python), str(wheel)], check=True)
+    subprocess.run(
+        [_uv(), "pip", "install", "-q", "--no-deps", "-p", str(broken.python), str(wheel)],
+        check=True,
+        timeout=INSTALL_TIMEOUT_S,
+    )
     result = run(broken.python, "import verl; print('ok')", env=clean_env(PYTHONPATH=str(fake_verl)))
     assert result.stdout.strip() == "ok"
     assert "auto-load could not import verl_compat" in result.stderr
@@ -312,7 +326,9 @@ def test_a_broken_install_never_breaks_import_verl(workdir, wheel, fake_verl):
 
 def test_uninstall_removes_the_bootstrap_and_the_entry_point(workdir, wheel, fake_verl):
     gone = make_venv(workdir / "uninstalled", str(wheel))
-    subprocess.run([_uv(), "pip", "uninstall", "-q", "-p", str(gone.python), "verl-compat"], check=True)
+    subprocess.run(
+        [_uv(), "pip", "uninstall", "-q", "-p", str(gone.python), "verl-compat"], check=True, timeout=INSTALL_TIMEOUT_S
+    )
     for name in BOOTSTRAP_FILES:
         assert not (gone.site_packages / name).exists(), name
     code = "from importlib.metadata import entry_points; print(list(entry_points(group='verl.plugins')))"

@@ -382,7 +382,11 @@ def test_console_script_and_module_entry_point(tmp_path):
     console = Path(sys.executable).with_name("verl-compat")
     for command in ([str(console)], [sys.executable, "-m", "verl_compat"]):
         done = subprocess.run(
-            [*command, "migrate", "--check", "--steps", "1", str(script)], capture_output=True, text=True, cwd=tmp_path
+            [*command, "migrate", "--check", "--steps", "1", str(script)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=300,
         )
         assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n1 to migrate, 0 unchanged, 0 refused\n")
 
@@ -400,7 +404,11 @@ def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
         sys.exit(cli.main(["migrate", "--check", sys.argv[1]]))
         """)
     done = subprocess.run(
-        [sys.executable, "-c", block, str(tmp_path / "x.yaml")], capture_output=True, text=True, cwd=tmp_path
+        [sys.executable, "-c", block, str(tmp_path / "x.yaml")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr

@@ -20,7 +20,11 @@ import pytest
 from test_docs import ROOT, comparable, documented, update_docs
 
 RELEASES = sorted(
-    (path.stem.removeprefix("verl-") for path in (ROOT / "tests" / "requirements").glob("verl-*.txt")),
+    (
+        path.stem.removeprefix("verl-")
+        for path in (ROOT / "tests" / "requirements").glob("verl-*.txt")
+        if re.fullmatch(r"verl-\d+(\.\d+)*", path.stem)  # not verl-omni.txt: verl 0.9.1 + verl-omni
+    ),
     key=lambda release: tuple(map(int, release.split("."))),
 )
 pytestmark = pytest.mark.skipif(

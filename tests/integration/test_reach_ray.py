@@ -44,7 +44,10 @@ NOT_IN_CLUSTER = ("verl_compat", "wrapt")  # the cluster's environment has neith
 
 
 def clean_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHONPATH", "RAY_ADDRESS"))}
+    """This process's environment as a user's shell would have it: no verl or Python settings, and
+    none of what an in-process ``ray.init`` (an earlier test's fit) leaves behind, such as
+    ``RAY_AUTH_MODE=token``, which makes a launcher fail against the token-less cluster here."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHONPATH", "RAY_", "PYTHONBREAKPOINT"))}
     env.update(extra)
     return env
 

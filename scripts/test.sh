@@ -16,8 +16,9 @@
 # - The tests that do not depend on the installed verl (RELEASE_INDEPENDENT: `migrate` on text
 #   files, and the auto-load bootstrap, which builds its own small venvs with a fake verl) run in
 #   the last verl release of the list only (0.9.1 by default).
-# - The recipe-shaped subclass tests (USER_TRAINERS: five real fits) run in the releases on either
-#   side of verl #6198, 0.7.1 and 0.9.1 (USER_TRAINER_RELEASES).
+# - Fit-heavy tests whose point is the two sides of verl #6198 (SIDES_TESTS: recipe-shaped
+#   subclasses, the OOM snapshot, verl's own torch_memory example) run in 0.7.1 and 0.9.1 only
+#   (SIDES_RELEASES): the last release with the legacy call and the newest.
 # - Every other test runs in every verl release.
 # Paths given on the command line replace this selection (in every environment listed).
 set -euo pipefail
@@ -27,8 +28,9 @@ source scripts/_envs.sh
 RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
 RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py)
-USER_TRAINERS=tests/integration/test_user_trainers.py
-USER_TRAINER_RELEASES=" 0.7.1 0.9.1 "
+SIDES_TESTS=(tests/integration/test_user_trainers.py tests/integration/test_oom_snapshot.py
+    tests/integration/test_verl_example_configs.py)
+SIDES_RELEASES=" 0.7.1 0.9.1 "
 
 given_paths=false
 for arg in "$@"; do
@@ -48,7 +50,9 @@ for release in $RELEASES; do
             if [ "$release" != "$last_release" ]; then
                 for path in "${RELEASE_INDEPENDENT[@]}"; do selection+=(--ignore="$path"); done
             fi
-            [[ "$USER_TRAINER_RELEASES" == *" $release "* ]] || selection+=(--ignore="$USER_TRAINERS")
+            if [[ "$SIDES_RELEASES" != *" $release "* ]]; then
+                for path in "${SIDES_TESTS[@]}"; do selection+=(--ignore="$path"); done
+            fi
         fi
     fi
     log "verl $release: pytest"

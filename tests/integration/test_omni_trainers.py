@@ -106,7 +106,7 @@ import verl_compat
 from verl_compat import propagation
 from verl_compat.fixes import torch_memory
 assert verl_compat.activate()
-for name in torch_memory.TARGETS + propagation.TARGETS:
+for name in verl_compat.patching.targets(torch_memory) + propagation.TARGETS:
     try:
         importlib.import_module(name)
     except ImportError:

@@ -249,7 +249,9 @@ def _owner(cls, name: str):
     return next((base for base in cls.__mro__ if name in vars(base)), None)
 
 
-def _method(cls, name: str, fix: str) -> dict:
+def method_reach(cls, name: str, fix: str) -> dict:
+    """Whether ``cls.<name>`` (its own or inherited) is wrapped by ``fix``: ``wrapped``, ``owner``
+    (the class that defines it) and ``how`` in words (``"wrapped (inherited from RayPPOTrainer)"``)."""
     owner = _owner(cls, name)
     if owner is None:
         return {"wrapped": False, "how": "absent", "owner": None}
@@ -280,13 +282,13 @@ def _calls(cls, function, name: str, depth: int = 3) -> bool:
 def coverage(cls, fix: str, launcher_translates: bool = False) -> dict:
     """How ``fix``'s trainer hooks reach ``cls``: per method, and whether it is served at all,
     with the reason when it is not."""
-    init = _method(cls, INIT, fix)
+    init = method_reach(cls, INIT, fix)
     if not init["wrapped"] and init["owner"] is not None and probes.init_calls_super(init["owner"]):
         base = next((b for b in cls.__mro__[1:] if patching.wrapped_by(vars(b).get(INIT), fix)), None)
         if base is not None:
             init["wrapped"] = True
             init["how"] += f"; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
-    stop = _method(cls, STOP, fix)
+    stop = method_reach(cls, STOP, fix)
     if not stop["wrapped"] and stop["owner"] is not None:
         if probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None:
             stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"

@@ -139,16 +139,13 @@ def _trainer_entry(cls) -> dict:
     from ... import trainers
 
     reach = trainers.coverage(cls, NAME, launcher_translates=True)
-    drives = reach["_stop_profiling"].startswith("wrapped")
+    drives = trainers.method_reach(cls, "_stop_profiling", NAME)["wrapped"]
     init = reach["__init__"]
     if drives and init.startswith("not wrapped") and "calls super" not in init:
         init += "; the config is translated by the launcher's run_ppo, before the trainer's Ray actor exists"
     entry = {"patched": drives, "__init__": init, "_stop_profiling": reach["_stop_profiling"]}
     if hasattr(cls, "_fit_torch_memory"):
-        owner = next(base for base in cls.__mro__ if "_fit_torch_memory" in vars(base))
-        wrapped = patching.wrapped_by(vars(owner)["_fit_torch_memory"], NAME) is not None
-        where = "own" if owner is cls else f"inherited from {owner.__name__}"
-        entry["_fit_torch_memory"] = f"{'wrapped' if wrapped else 'not wrapped'} ({where})"
+        entry["_fit_torch_memory"] = trainers.method_reach(cls, "_fit_torch_memory", NAME)["how"]
     return entry
 
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # uv, as the suite and the benchmarks run it
+import venvs  # noqa: E402
 FILES = ("README.md", "docs/doctor.md")
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- end -->)", re.S)
 DEMO_TMP = re.compile(r"[\w./-]*/verl-compat-demo-[\w-]+")  # a path, not the `key=` before it
@@ -177,23 +179,17 @@ def release_python(release: str) -> str:
     return str(ROOT / ".venvs" / f"verl-{release}" / "bin" / "python")
 
 
-UV = ROOT / ".venvs" / "_uv" / "bin" / "uv"  # bootstrapped by scripts/_envs.sh
-
-
 def build(out_dir: Path, *kinds: str) -> list:
     """Build this checkout's sdist and/or wheel (``--sdist``, ``--wheel``) into ``out_dir``."""
-    subprocess.run([str(UV), "build", "-q", *kinds, "--out-dir", str(out_dir), str(ROOT)], check=True, timeout=TIMEOUT_S)
+    venvs.uv("build", "-q", *kinds, "--out-dir", out_dir, ROOT)
     return sorted(path for path in out_dir.iterdir() if path.name.endswith((".whl", ".tar.gz")))
 
 
 def python_without_verl(workdir: Path, wheel: Path) -> str:
     """A fresh environment with only verl-compat (``wheel``) and its dependency: what a user has
     before installing verl."""
-    venv = workdir / "venv"
     python = os.environ.get("VERL_COMPAT_TEST_PYTHON", "python3.11")
-    subprocess.run([str(UV), "venv", "-q", "-p", python, str(venv)], check=True, timeout=TIMEOUT_S)
-    subprocess.run([str(UV), "pip", "install", "-q", "-p", str(venv), str(wheel)], check=True, timeout=TIMEOUT_S)
-    return str(venv / "bin" / "python")
+    return str(venvs.venv(workdir / "venv", wheel, python=python))
 
 
 def generate(names) -> dict:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(SUPPORT))
 import ray  # noqa: E402
 import standins  # noqa: E402
 from cpu_task_runner import CPUTaskRunner  # noqa: E402
-from harness import compose_config  # noqa: E402
+from harness import compose_config, launcher_ray_init  # noqa: E402
 from omegaconf import OmegaConf  # noqa: E402
 from verl.trainer import main_ppo  # noqa: E402
 
@@ -42,13 +42,7 @@ LEGACY = "actor_rollout_ref.actor.profiler.tool=torch_memory"
 
 def main() -> None:
     workdir = Path(sys.argv[1])
-    # The workers import the stand-ins: a user-set env var that propagation must keep.
-    ray_init = [f"+ray_kwargs.ray_init.runtime_env.env_vars.PYTHONPATH={SUPPORT}"]
-    if "--address" in sys.argv:
-        ray_init.append(f"+ray_kwargs.ray_init.address={sys.argv[sys.argv.index('--address') + 1]}")
-    else:
-        ray_init += ["ray_kwargs.ray_init.num_cpus=4", "+ray_kwargs.ray_init.include_dashboard=False"]
-    config = compose_config([LEGACY, *ray_init], workdir)
+    config = compose_config([LEGACY, *launcher_ray_init(sys.argv, SUPPORT, num_cpus=4)], workdir)
     if "use_legacy_worker_impl" in config.trainer:
         # verl 0.7.x builds its FSDP workers by default, which still have dump_memory_snapshot; the
         # users of verl #6180/#6181 crash on the engine workers.

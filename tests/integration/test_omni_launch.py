@@ -11,8 +11,6 @@ step-end profiling runs (``omni_trainers.OmniTrainerProbe``; its ``fit()`` needs
 Runs in the omni environment only (``scripts/test.sh``).
 """
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,24 +19,9 @@ import pytest
 pytest.importorskip("verl_omni", reason="verl-omni is installed in the omni test environment only")
 
 from omni_trainers import one_pair_per_step  # noqa: E402
-from test_reach_ray import ANSI, REPO, clean_env, cluster  # noqa: E402, F401  (cluster: a fixture)
+from test_reach_ray import REPO, cluster, launch  # noqa: E402, F401  (cluster: a fixture)
 
-LAUNCHER = Path(__file__).resolve().parents[1] / "support" / "omni_launcher.py"
-
-
-def launch(python, workdir, *flags, env) -> tuple:
-    """The launcher from ``workdir`` (Ray puts the driver's working directory on the workers' path)."""
-    result = subprocess.run(
-        [str(python), str(LAUNCHER), str(workdir), *flags],
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    output = ANSI.sub("", result.stdout + result.stderr)
-    assert result.returncode == 0, output[-6000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), output
+OMNI_LAUNCHER = Path(__file__).resolve().parents[1] / "support" / "omni_launcher.py"
 
 
 def assert_driven(report):
@@ -48,13 +31,13 @@ def assert_driven(report):
 
 
 def test_auto_load_reaches_the_trainer_in_the_task_runner(tmp_path):
-    report, _ = launch(sys.executable, tmp_path, env=clean_env())
+    report, _ = launch(sys.executable, tmp_path, launcher=OMNI_LAUNCHER)
 
     assert_driven(report)
 
 
 def test_auto_load_baseline_without_the_shim(tmp_path):
-    report, _ = launch(sys.executable, tmp_path, env=clean_env(VERL_COMPAT_DISABLE="1"))
+    report, _ = launch(sys.executable, tmp_path, launcher=OMNI_LAUNCHER, VERL_COMPAT_DISABLE="1")
 
     assert report["calls"] == [] and report["warnings"] == 0
     assert (report["profiler"]["enable"], report["profiler"]["all_ranks"]) == (False, False)
@@ -62,8 +45,8 @@ def test_auto_load_baseline_without_the_shim(tmp_path):
 
 def test_run_diffusion_carries_the_shim_to_a_ray_start_cluster(cluster, tmp_path):
     address, python = cluster
-    env = clean_env(PYTHONPATH=str(REPO))
-    report, _ = launch(python, tmp_path, "--import-shim", "--address", address, env=env)
+    flags = ("--import-shim", "--address", address)
+    report, _ = launch(python, tmp_path, *flags, launcher=OMNI_LAUNCHER, PYTHONPATH=str(REPO))
 
     assert report["decision"]["injected"] is True
     # Translated in the launcher, so the config the actor received already asks for the dumps.

@@ -20,6 +20,7 @@ pytest.importorskip("verl_omni", reason="verl-omni is installed in the omni test
 
 import omni_trainers  # noqa: E402
 from omni_trainers import FAMILIES, LEGACY  # noqa: E402
+from pyrun import last_json, run_python  # noqa: E402
 
 import verl_compat  # noqa: E402
 from verl_compat.fixes import torch_memory  # noqa: E402
@@ -122,15 +123,7 @@ print(json.dumps({
 
 def test_verl_omni_absent_logs_nothing_above_debug():
     """Where verl-omni is not installed the fix says nothing about it; verl is patched as ever."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "VERL_COMPAT_DISABLE": "1"}
-    run = subprocess.run([sys.executable, "-c", ABSENT], env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-3000:]
-    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    seen = last_json(run_python(ABSENT, env={"VERL_COMPAT_DISABLE": "1"}))
 
     assert seen["above_debug"] == []
     assert "verl.trainer.ppo.v1.trainer_base:PPOTrainer._stop_profiling" in seen["patched"]

@@ -4,13 +4,10 @@
 hooks from the auto-load.
 """
 
-import json
-import os
-import subprocess
-import sys
 import sysconfig
 
 import pytest
+from pyrun import last_json, run_python
 
 SITE = sysconfig.get_paths()["purelib"]
 WRAPPED = ["RayPPOTrainer.__init__", "RayPPOTrainer._stop_profiling", "main_ppo.run_ppo"]
@@ -35,17 +32,8 @@ print(json.dumps({
 
 
 def probe(*flags, **env) -> dict:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHONPATH"))}
     prelude = f"import sys; sys.path.append({SITE!r})\n" if "-S" in flags else ""
-    result = subprocess.run(
-        [sys.executable, *flags, "-c", prelude + PROBE],
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return last_json(run_python(prelude + PROBE, flags=flags, env=env, drop=("VERL_", "PYTHONPATH")))
 
 
 def test_auto_load():

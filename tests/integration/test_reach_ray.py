@@ -19,7 +19,6 @@ on an actor that still has the method (0.6.x builds only FSDP actors), dumps int
 one step late; later releases silently write no step folder.
 """
 
-import json
 import os
 import re
 import shutil
@@ -27,13 +26,14 @@ import signal
 import socket
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from harness import TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT
+from pyrun import USER_SHELL, clean_env, last_json, run_argv, run_python
+from venvs import SHIM, farm
 
 REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve().parent / "reach_launcher.py"
@@ -43,29 +43,17 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Ray colours the prefixes of the workers'
 NOT_IN_CLUSTER = ("verl_compat", "wrapt")  # the cluster's environment has neither
 
 
-def clean_env(**extra) -> dict:
-    """This process's environment as a user's shell would have it: no verl or Python settings, and
-    none of what an in-process ``ray.init`` (an earlier test's fit) leaves behind, such as
-    ``RAY_AUTH_MODE=token``, which makes a launcher fail against the token-less cluster here."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHONPATH", "RAY_", "PYTHONBREAKPOINT"))}
-    env.update(extra)
-    return env
-
-
-def launch(python, workdir, *flags, env) -> tuple:
-    """Run the launcher from ``workdir`` (never from the checkout: Ray puts the driver's working
-    directory on the workers' ``sys.path``); return its JSON report and its combined output."""
-    result = subprocess.run(
-        [str(python), str(LAUNCHER), str(workdir), *flags],
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+def launch(python, workdir, *flags, launcher=LAUNCHER, **env) -> tuple:
+    """Run ``launcher`` from ``workdir`` (never from the checkout: Ray puts the driver's working
+    directory on the workers' ``sys.path``) in the environment of a user's shell plus ``env`` (an
+    in-process ``ray.init`` of an earlier test leaves ``RAY_AUTH_MODE=token``, which would make a
+    launcher fail against the token-less cluster here); return its JSON report and its combined
+    output."""
+    command = [launcher, workdir, *flags]
+    result = run_argv(command, python=python, cwd=workdir, env=env, drop=USER_SHELL, timeout=900, check=False)
     output = ANSI.sub("", result.stdout + result.stderr)
     assert result.returncode == 0, output[-6000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), output
+    return last_json(result), output
 
 
 def assert_fixed(report, output):
@@ -87,33 +75,16 @@ def assert_baseline(report):
 
 
 def test_auto_load_reaches_the_task_runner(tmp_path):
-    report, output = launch(sys.executable, tmp_path, env=clean_env())
+    report, output = launch(sys.executable, tmp_path)
     assert_fixed(report, output)
 
 
 def test_auto_load_baseline_without_the_shim(tmp_path):
-    report, _ = launch(sys.executable, tmp_path, env=clean_env(VERL_COMPAT_DISABLE="1"))
+    report, _ = launch(sys.executable, tmp_path, VERL_COMPAT_DISABLE="1")
     assert_baseline(report)
 
 
 # --- PYTHONPATH only, against a `ray start` cluster ----------------------------------------------
-
-
-def farm(path: Path, leave_out: tuple) -> Path:
-    """A virtualenv with every package of this test venv but ``leave_out`` (each linked, not copied);
-    returns its python. Its site-packages has no verl-compat ``.pth``: nothing auto-loads there."""
-    subprocess.run([str(REPO / ".venvs/_uv/bin/uv"), "venv", "-q", "-p", sys.executable, str(path)], check=True, timeout=300)
-    source = Path(sysconfig.get_paths()["purelib"])
-    target = next((path / "lib").glob("python3*/site-packages"))
-    for entry in source.iterdir():
-        if entry.name == "__pycache__":  # the bytecode of top-level modules: link it file by file
-            (target / "__pycache__").mkdir(exist_ok=True)
-            for pyc in entry.iterdir():
-                if pyc.name.split(".")[0] not in leave_out:
-                    (target / "__pycache__" / pyc.name).symlink_to(pyc)
-        elif entry.name.split("-")[0].split(".")[0] not in leave_out and not (target / entry.name).exists():
-            (target / entry.name).symlink_to(entry)
-    return path / "bin/python"
 
 
 def _free_ports(count: int) -> list:
@@ -138,8 +109,9 @@ def cluster(tmp_path_factory):
     ``ray stop``, which stops every Ray cluster of the machine.
     """
     root = tmp_path_factory.mktemp("cluster")
-    cluster_python = farm(root / "cluster-venv", NOT_IN_CLUSTER + ("verl_compat_autoload",))
-    launcher_python = farm(root / "launcher-venv", ("verl_compat", "verl_compat_autoload"))
+    # Linked copies of this test venv; neither has verl-compat's .pth: nothing auto-loads there.
+    cluster_python = farm(root / "cluster-venv", leave_out=NOT_IN_CLUSTER + SHIM)
+    launcher_python = farm(root / "launcher-venv", leave_out=SHIM)
     temp_dir = tempfile.mkdtemp(prefix="vcr-")  # short: Ray's socket paths must fit in 107 bytes
     port, client, dashboard, agent, agent_grpc, metrics = _free_ports(6)
     command = [
@@ -190,7 +162,7 @@ def _wait_for(python, address, cwd, head, log, timeout_s=180):
     while True:
         if head.poll() is not None:
             raise RuntimeError(f"ray start exited: {log.read_text()[-4000:]}")
-        probed = subprocess.run([str(python), "-c", probe], cwd=cwd, env=clean_env(), capture_output=True, timeout=120)
+        probed = run_python(probe, python=python, cwd=cwd, drop=USER_SHELL, timeout=120, check=False)
         if probed.returncode == 0:
             return
         if time.monotonic() > deadline:
@@ -199,12 +171,12 @@ def _wait_for(python, address, cwd, head, log, timeout_s=180):
 
 
 def pythonpath_only(**extra) -> dict:
-    return clean_env(PYTHONPATH=str(REPO), **extra)
+    return {"PYTHONPATH": str(REPO), **extra}
 
 
 def test_pythonpath_only_launcher_carries_the_shim_to_a_ray_start_cluster(cluster, tmp_path):
     address, python = cluster
-    report, output = launch(python, tmp_path, "--import-shim", "--address", address, env=pythonpath_only())
+    report, output = launch(python, tmp_path, "--import-shim", "--address", address, **pythonpath_only())
     assert report["decision"]["injected"] is True
     assert_fixed(report, output)
 
@@ -212,7 +184,7 @@ def test_pythonpath_only_launcher_carries_the_shim_to_a_ray_start_cluster(cluste
 def test_with_propagation_off_the_cluster_runs_without_the_shim(cluster, tmp_path):
     address, python = cluster
     env = pythonpath_only(VERL_COMPAT_DISABLED_FIXES="propagation")
-    report, _ = launch(python, tmp_path, "--import-shim", "--address", address, env=env)
+    report, _ = launch(python, tmp_path, "--import-shim", "--address", address, **env)
     assert report["decision"] is None
     assert_baseline(report)
 
@@ -220,7 +192,7 @@ def test_with_propagation_off_the_cluster_runs_without_the_shim(cluster, tmp_pat
 def test_unshippable_runs_exactly_as_without_the_shim(cluster, tmp_path):
     address, python = cluster
     flags = ("--import-shim", "--unshippable", "--address", address)
-    report, output = launch(python, tmp_path, *flags, env=pythonpath_only())
+    report, output = launch(python, tmp_path, *flags, **pythonpath_only())
     assert report["decision"]["injected"] is False
     assert "cannot be shipped to the workers" in output
     assert_baseline(report)

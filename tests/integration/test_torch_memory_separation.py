@@ -13,14 +13,13 @@ import json
 import logging
 import os
 import re
-import subprocess
-import sys
 import traceback
 from pathlib import Path
 
 import pytest
 from expectations import LEGACY, assert_one_dump_per_rank_per_step
 from harness import compose_config
+from pyrun import SHIM_SETTINGS, run_argv
 
 import verl_compat
 from verl_compat import probes
@@ -179,12 +178,8 @@ def test_fully_async_trainer_through_the_launcher(tmp_path):
 
     Without the shim nothing edits the config and nothing drives the actor (the trainer's own
     profiling needs ``global_profiler.steps``), as the other trainers' baselines show."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_COMPAT_", "VERL_USE_EXTERNAL_", "RAY_"))}
-    env["PYTHONPATH"] = os.pathsep.join([str(SUPPORT), str(LAUNCHER.parent)])
-    run = subprocess.run(
-        [sys.executable, str(LAUNCHER), str(tmp_path)], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    path = os.pathsep.join([str(SUPPORT), str(LAUNCHER.parent)])
+    run = run_argv([LAUNCHER, tmp_path], env={"PYTHONPATH": path}, drop=SHIM_SETTINGS + ("RAY_",), timeout=600)
     seen = json.loads((tmp_path / "probe.json").read_text())
 
     # Edited in the launcher, before the trainer's Ray actor exists; FullyAsyncTrainer's own __init__

@@ -196,6 +196,18 @@ def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictCon
     return config
 
 
+def launcher_ray_init(argv, support: Path, num_cpus: int) -> list:
+    """A launcher script's ``ray_kwargs.ray_init`` overrides: the workers import from ``support``
+    (a user-set ``PYTHONPATH`` that propagation must keep), and Ray joins the cluster at
+    ``--address HOST:PORT`` in ``argv`` or starts locally with ``num_cpus`` and no dashboard."""
+    ray_init = [f"+ray_kwargs.ray_init.runtime_env.env_vars.PYTHONPATH={support}"]
+    if "--address" in argv:
+        ray_init.append(f"+ray_kwargs.ray_init.address={argv[argv.index('--address') + 1]}")
+    else:
+        ray_init += [f"ray_kwargs.ray_init.num_cpus={num_cpus}", "+ray_kwargs.ray_init.include_dashboard=False"]
+    return ray_init
+
+
 def _sync_rollout() -> bool:
     return OmegaConf.select(_release_defaults(), "actor_rollout_ref.rollout.mode") == "sync"
 

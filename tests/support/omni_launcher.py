@@ -22,19 +22,15 @@ SUPPORT = Path(__file__).resolve().parent
 sys.path.insert(0, str(SUPPORT))
 
 import ray  # noqa: E402
+from harness import launcher_ray_init  # noqa: E402
 from omni_trainers import LEGACY, OmniTrainerProbe, compose  # noqa: E402
 from verl_omni.trainer import main_diffusion  # noqa: E402
 
 
 def main() -> None:
     workdir = Path(sys.argv[1])
-    # The task runner's actor imports omni_trainers: a user-set env var that propagation must keep.
-    ray_init = [f"+ray_kwargs.ray_init.runtime_env.env_vars.PYTHONPATH={SUPPORT}"]
-    if "--address" in sys.argv:
-        ray_init.append(f"+ray_kwargs.ray_init.address={sys.argv[sys.argv.index('--address') + 1]}")
-    else:
-        ray_init += ["ray_kwargs.ray_init.num_cpus=2", "+ray_kwargs.ray_init.include_dashboard=False"]
-    config = compose("policy_gradient", [*LEGACY, *ray_init], workdir)
+    # The task runner's actor imports omni_trainers from SUPPORT.
+    config = compose("policy_gradient", [*LEGACY, *launcher_ray_init(sys.argv, SUPPORT, num_cpus=2)], workdir)
     try:
         main_diffusion.run_diffusion(config, task_runner_class=ray.remote(num_cpus=1)(OmniTrainerProbe))
     finally:

@@ -5,16 +5,15 @@ verl's does (``VERL_USE_EXTERNAL_MODULES``, fail-closed; ``verl.plugins`` entry 
 Every check runs in a new interpreter.
 """
 
-import json
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+import venvs
+from pyrun import USER_SHELL, clean_env, last_json, run_python
 
-REPO = Path(__file__).resolve().parents[2]
 BOOTSTRAP_FILES = ("verl_compat_autoload.pth", "verl_compat_autoload.py", "verl_compat_autoload.start")
 WRAPPED = ("RayPPOTrainer.__init__", "RayPPOTrainer._stop_profiling", "main_ppo.run_ppo")
 ACTIVATED_BEFORE_VERL = {"loaded": True, "before_verl": True, "active": True, "wrapped": list(WRAPPED)}
@@ -69,59 +68,25 @@ print(json.dumps({
 """
 
 
-def _uv() -> str:
-    uv = REPO / ".venvs/_uv/bin/uv"
-    assert uv.exists(), "run the suite with scripts/test.sh, which bootstraps uv into .venvs/_uv"
-    return str(uv)
-
-
-def _find_links() -> list:
-    return ["--find-links", os.environ["PIP_FIND_LINKS"]] if os.environ.get("PIP_FIND_LINKS") else []
-
-
-def clean_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_", "PYTHON"))}
-    env.update(extra)
-    return env
-
-
 def run(python, code, *flags, env=None, check=True):
-    result = subprocess.run(
-        [str(python), *flags, "-c", code], env=env or clean_env(), capture_output=True, text=True, timeout=120
-    )
-    if check:
-        assert result.returncode == 0, result.stderr
-    return result
+    """``code`` in ``python`` with ``flags``, in ``env`` (``clean_env(...)``; a user's shell by default)."""
+    return run_python(code, python=python, flags=flags, env=env, drop=USER_SHELL, timeout=120, check=check)
 
 
 def probe(python, *flags, env=None, prelude=""):
-    result = run(python, prelude + PROBE, *flags, env=env)
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return last_json(run(python, prelude + PROBE, *flags, env=env))
 
 
 class Venv:
-    def __init__(self, path: Path):
-        self.path = path
-        self.python = path / "bin/python"
+    """A virtualenv built by ``venvs.venv``: its python and its site-packages."""
 
-    @property
-    def site_packages(self) -> Path:
-        return next((self.path / "lib").glob("python3*/site-packages"))
-
-
-INSTALL_TIMEOUT_S = 600  # a uv venv, build or install; past this it hangs
+    def __init__(self, python: Path):
+        self.python = python
+        self.site_packages = venvs.site_packages(python)
 
 
 def make_venv(path: Path, *install) -> Venv:
-    subprocess.run([_uv(), "venv", "-q", "-p", sys.executable, str(path)], check=True, timeout=INSTALL_TIMEOUT_S)
-    venv = Venv(path)
-    if install:
-        subprocess.run(
-            [_uv(), "pip", "install", "-q", "--compile-bytecode", "-p", str(venv.python), *_find_links(), *install],
-            check=True,
-            timeout=INSTALL_TIMEOUT_S,
-        )
-    return venv
+    return Venv(venvs.venv(path, *install))
 
 
 @pytest.fixture(scope="module")
@@ -132,12 +97,7 @@ def workdir(tmp_path_factory):
 @pytest.fixture(scope="module")
 def wheel(workdir) -> Path:
     """The wheel a user gets: built from this checkout by the project's own build backend."""
-    out = workdir / "dist"
-    subprocess.run(
-        [_uv(), "build", "-q", "--wheel", "--out-dir", str(out), str(REPO)], check=True, timeout=INSTALL_TIMEOUT_S
-    )
-    (built,) = out.glob("verl_compat-*.whl")
-    return built
+    return venvs.build_wheel(workdir / "dist")
 
 
 @pytest.fixture(scope="module")
@@ -256,11 +216,7 @@ def test_verl_already_imported_activates_at_once(venv, fake_verl):
 def test_sitecustomize_line_loads_it_where_pth_files_do_not_run(workdir, wheel, fake_verl):
     # `--target` installs, like PYTHONPATH entries, are not site dirs: their .pth files never run.
     target = workdir / "target"
-    subprocess.run(
-        [_uv(), "pip", "install", "-q", "--target", str(target), *_find_links(), str(wheel)],
-        check=True,
-        timeout=INSTALL_TIMEOUT_S,
-    )
+    venvs.uv("pip", "install", "-q", "--target", target, wheel)
     bare = make_venv(workdir / "bare")
     custom = workdir / "sitecustomize"
     custom.mkdir()
@@ -314,11 +270,7 @@ def test_the_finder_never_hides_the_finders_after_it(venv, fake_verl):
 def test_a_broken_install_never_breaks_import_verl(workdir, wheel, fake_verl):
     # Installed without its dependency: importing verl_compat fails (no wrapt); verl must not.
     broken = make_venv(workdir / "broken")
-    subprocess.run(
-        [_uv(), "pip", "install", "-q", "--no-deps", "-p", str(broken.python), str(wheel)],
-        check=True,
-        timeout=INSTALL_TIMEOUT_S,
-    )
+    venvs.uv("pip", "install", "-q", "--no-deps", "-p", broken.python, wheel)
     result = run(broken.python, "import verl; print('ok')", env=clean_env(PYTHONPATH=str(fake_verl)))
     assert result.stdout.strip() == "ok"
     assert "auto-load could not import verl_compat" in result.stderr
@@ -326,9 +278,7 @@ def test_a_broken_install_never_breaks_import_verl(workdir, wheel, fake_verl):
 
 def test_uninstall_removes_the_bootstrap_and_the_entry_point(workdir, wheel, fake_verl):
     gone = make_venv(workdir / "uninstalled", str(wheel))
-    subprocess.run(
-        [_uv(), "pip", "uninstall", "-q", "-p", str(gone.python), "verl-compat"], check=True, timeout=INSTALL_TIMEOUT_S
-    )
+    venvs.uv("pip", "uninstall", "-q", "-p", gone.python, "verl-compat")
     for name in BOOTSTRAP_FILES:
         assert not (gone.site_packages / name).exists(), name
     code = "from importlib.metadata import entry_points; print(list(entry_points(group='verl.plugins')))"

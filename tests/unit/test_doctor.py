@@ -9,13 +9,11 @@ tests read its output. The runs without auto-load or without verl use ``python -
 import contextlib
 import importlib.metadata
 import json
-import os
 import platform
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from pyrun import SHIM_SETTINGS, run_argv, run_python
 
 RELEASE = importlib.metadata.version("verl")
 # What each release offers (read from its verl source): the oracle the reports are checked against.
@@ -80,19 +78,8 @@ SITE_PACKAGES = Path(importlib.metadata.distribution("verl-compat").locate_file(
 # legacy call site exists only up to 0.7.1: doctor rightly reports the skip on later releases. A
 # fix-side matter (the patch should be requested only where the method exists); tolerated here
 # so the other checks stay meaningful, and named by test_legacy_config_is_healthy.
-def _env(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_COMPAT_", "VERL_USE_EXTERNAL_"))}
-    return {**env, **extra}
-
-
 def doctor(*args, python_flags=(), **env):
-    return subprocess.run(
-        [sys.executable, *python_flags, "-m", "verl_compat", "doctor", *args],
-        env=_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_argv([*python_flags, "-m", "verl_compat", "doctor", *args], env=env, drop=SHIM_SETTINGS, check=False)
 
 
 def problems(report, *codes):
@@ -169,14 +156,7 @@ def runs(tmp_path_factory):
         "recipe": ({}, ["--json", "--config", str(recipe), *RAY_TRAINER]),
         "default_trainer": ({"VERL_USE_EXTERNAL_MODULES": "other_plugin, verl_compat"}, ["--json", LEGACY]),
     }
-    result = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(list(runs.values()))],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_python(DRIVER, json.dumps(list(runs.values())), drop=SHIM_SETTINGS)
     outputs = dict(zip(runs, json.loads(result.stdout)))
     for output in outputs.values():
         with contextlib.suppress(json.JSONDecodeError):

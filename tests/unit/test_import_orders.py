@@ -10,15 +10,13 @@ The cases without auto-load run with ``python -S`` and the environment's site-pa
 ``PYTHONPATH``: the packages are importable, but no ``.pth`` file runs.
 """
 
-import json
 import os
-import subprocess
-import sys
 import sysconfig
 import textwrap
 from pathlib import Path
 
 import pytest
+from pyrun import last_json, run_python
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 
@@ -86,15 +84,10 @@ CASES = {
 
 def observe(autoload: bool, prologue: str) -> dict:
     site_packages = sysconfig.get_paths()["purelib"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VERL_COMPAT_")}
-    env["PYTHONPATH"] = os.pathsep.join([str(SUPPORT)] + ([] if autoload else [site_packages]))
-    flags = [] if autoload else ["-S"]
+    env = {"PYTHONPATH": os.pathsep.join([str(SUPPORT)] + ([] if autoload else [site_packages]))}
+    flags = () if autoload else ("-S",)
     code = textwrap.dedent(prologue) + "\n" + OBSERVE
-    result = subprocess.run(
-        [sys.executable, *flags, "-c", code], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return last_json(run_python(code, flags=flags, env=env, drop=("VERL_COMPAT_",), timeout=600))
 
 
 @pytest.fixture(scope="module")

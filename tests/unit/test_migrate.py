@@ -4,12 +4,12 @@
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from pyrun import run, run_python
 
 from verl_compat import cli, migrate
 
@@ -381,13 +381,7 @@ def test_console_script_and_module_entry_point(tmp_path):
     script = write(tmp_path, "run.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
     console = Path(sys.executable).with_name("verl-compat")
     for command in ([str(console)], [sys.executable, "-m", "verl_compat"]):
-        done = subprocess.run(
-            [*command, "migrate", "--check", "--steps", "1", str(script)],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=300,
-        )
+        done = run([*command, "migrate", "--check", "--steps", "1", script], cwd=tmp_path, check=False)
         assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n1 to migrate, 0 unchanged, 0 refused\n")
 
 
@@ -403,13 +397,7 @@ def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
         from verl_compat import cli
         sys.exit(cli.main(["migrate", "--check", sys.argv[1]]))
         """)
-    done = subprocess.run(
-        [sys.executable, "-c", block, str(tmp_path / "x.yaml")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    done = run_python(block, tmp_path / "x.yaml", cwd=tmp_path, check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
 

@@ -10,13 +10,12 @@ suite has requirements for (``tests/requirements/verl-*.txt``); the others skip,
 import email.parser
 import importlib.metadata
 import re
-import subprocess
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from pyrun import run, run_argv
 from test_docs import ROOT, comparable, documented, update_docs
 
 RELEASES = sorted(
@@ -51,13 +50,7 @@ def _metadata(wheel: Path):
 
 
 def test_twine_check_passes(dists):
-    proc = subprocess.run(
-        [sys.executable, "-m", "twine", "check", "--strict", *map(str, dists)],
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_S,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = run_argv(["-m", "twine", "check", "--strict", *dists], timeout=TIMEOUT_S)
     assert proc.stdout.count("PASSED") == 2, proc.stdout
 
 
@@ -112,9 +105,7 @@ def without_verl(dists, tmp_path_factory):
 
 def test_wheel_alone_gives_version_and_the_documented_doctor(without_verl):
     bin_dir = Path(without_verl).parent
-    version = subprocess.run(
-        [bin_dir / "verl-compat", "--version"], capture_output=True, text=True, timeout=TIMEOUT_S, check=True
-    )
+    version = run([bin_dir / "verl-compat", "--version"], timeout=TIMEOUT_S)
     assert version.stdout.strip() == f"verl-compat {importlib.metadata.version('verl-compat')}"
     produced = update_docs.fence([update_docs.produce("doctor-no-verl", without_verl, {})])
     assert comparable(produced) == comparable(documented("doctor-no-verl")), "run scripts/update_docs.py doctor-no-verl"
@@ -123,9 +114,6 @@ def test_wheel_alone_gives_version_and_the_documented_doctor(without_verl):
 
 @pytest.mark.parametrize("argv", [["--help"], ["doctor", "--help"]])
 def test_help_is_plain_text_with_exit_codes_and_an_example(argv):
-    proc = subprocess.run(
-        [sys.executable, "-m", "verl_compat", *argv], capture_output=True, text=True, timeout=TIMEOUT_S
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_argv(["-m", "verl_compat", *argv], timeout=TIMEOUT_S)
     assert "exit status" in proc.stdout and "examples:\n  verl-compat " in proc.stdout
     assert not re.search(r"``|:(func|class|mod|meth):|`", proc.stdout), proc.stdout

@@ -1,11 +1,10 @@
 """The patching core against the installed verl: in place, idempotent, exactly reversible."""
 
-import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
+from pyrun import run_python
 import wrapt
 
 import verl_compat
@@ -64,17 +63,7 @@ def test_reactivation_after_deactivate_patches_again(ray_trainer):
 
 
 def _run(code, **env):
-    import os
-
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+    return run_python(code, env=env).stdout.strip()
 
 
 @pytest.mark.parametrize(

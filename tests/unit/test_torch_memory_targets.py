@@ -3,13 +3,9 @@ one log line, patches the rest and never raises. Each case runs in a fresh proce
 post-import hook registered before verl-compat's changes the target module the moment it is
 imported, so verl-compat's own hook sees the changed module (as it would see a newer verl)."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
+from pyrun import last_json, run_python
 
 from verl_compat import probes
 
@@ -87,16 +83,7 @@ elif probes.has_v1_trainer():
 
 @pytest.mark.parametrize(("module", "path", "change", "reason"), CASES)
 def test_changed_target_is_skipped_with_one_line_and_the_rest_patched(module, path, change, reason):
-    env = {**os.environ, "VERL_COMPAT_DISABLE": "1"}
-    run = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SCRIPT), module, path, change],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    fix = json.loads(run.stdout.strip().splitlines()[-1])
+    fix = last_json(run_python(SCRIPT, module, path, change, env={"VERL_COMPAT_DISABLE": "1"}))
 
     assert fix["skipped"] == {f"{module}:{path}": reason}
     assert fix["errors"] == {}

@@ -12,7 +12,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests/support"))  # the suite's own helpers: one way to build a venv or a clean env
 
-from pyrun import clean_env  # noqa: E402
+from pyrun import USER_SHELL, clean_env, run, run_python  # noqa: E402, F401
 from venvs import SHIM as LEAVE_OUT, build_wheel, farm, site_packages, uv, venv  # noqa: E402, F401
 
 
@@ -26,6 +26,7 @@ def interleaved(commands: dict, rounds: int, warmup: int = 3) -> dict:
         random.shuffle(names)
         for name in names:
             start = time.perf_counter()
+            # Not pyrun: what is timed is the process alone, its output thrown away unread.
             subprocess.run(commands[name], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if round_ >= warmup:
                 times[name].append(time.perf_counter() - start)

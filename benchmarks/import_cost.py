@@ -14,10 +14,9 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 from pathlib import Path
 
-from _envs import LEAVE_OUT, REPO, clean_env, farm, load_average
+from _envs import LEAVE_OUT, REPO, USER_SHELL, farm, load_average, run_python
 
 WORK = REPO / ".bench/import"
 TARGET = "verl.trainer.ppo.ray_trainer"
@@ -25,19 +24,12 @@ TIMED = f"import time; t = time.perf_counter(); import {TARGET}; print(time.perf
 
 
 def timed_import(python: Path) -> float:
-    out = subprocess.run([str(python), "-c", TIMED], env=clean_env(), capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return float(run_python(TIMED, python=python, drop=USER_SHELL).stdout.strip().splitlines()[-1])
 
 
 def shim_import_us(python: Path) -> int:
     """Cumulative ``-X importtime`` of ``verl_compat`` (wrapt included) during the import."""
-    err = subprocess.run(
-        [str(python), "-X", "importtime", "-c", f"import {TARGET}"],
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stderr
+    err = run_python(f"import {TARGET}", python=python, flags=("-X", "importtime"), drop=USER_SHELL).stderr
     for line in err.splitlines():
         fields = line.split("|")
         if len(fields) == 3 and fields[2].strip() == "verl_compat":

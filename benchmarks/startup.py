@@ -24,18 +24,19 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 from _envs import (
     LEAVE_OUT,
     REPO,
+    USER_SHELL,
     build_wheel,
-    clean_env,
     farm,
     interleaved,
     load_average,
+    run,
+    run_python,
     site_packages,
     summary,
     uv,
@@ -48,17 +49,14 @@ SIDES = ("without", "with", "floor")
 
 def startup_modules(python: Path) -> set:
     code = "import sys; print(repr(sorted(sys.modules)))"
-    out = subprocess.run([str(python), "-c", code], env=clean_env(), capture_output=True, text=True, check=True)
-    return set(eval(out.stdout))
+    return set(eval(run_python(code, python=python, drop=USER_SHELL).stdout))
 
 
 def bootstrap_import(python: Path, runs: int = 30) -> tuple:
     """(modules imported while importing the bootstrap, median self time in µs) from -X importtime."""
     nested, self_us = [], []
     for _ in range(runs):
-        err = subprocess.run(
-            [str(python), "-X", "importtime", "-c", "pass"], env=clean_env(), capture_output=True, text=True, check=True
-        ).stderr
+        err = run_python("pass", python=python, flags=("-X", "importtime"), drop=USER_SHELL).stderr
         entries = []
         for line in err.splitlines():
             fields = line.split("|")
@@ -77,13 +75,8 @@ def bootstrap_import(python: Path, runs: int = 30) -> tuple:
 
 def instructions(python: Path) -> int:
     """Instructions executed by one ``python -c pass`` under valgrind."""
-    result = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(python), "-c", "pass"],
-        env=clean_env(PYTHONHASHSEED="0"),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", "pass"]
+    result = run(command, env={"PYTHONHASHSEED": "0"}, drop=USER_SHELL, timeout=600)
     return int(next(line for line in result.stderr.splitlines() if "Collected" in line).split()[-1])
 
 

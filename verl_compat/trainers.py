@@ -279,9 +279,11 @@ def _calls(cls, function, name: str, depth: int = 3) -> bool:
     return False
 
 
-def coverage(cls, fix: str, launcher_translates: bool = False) -> dict:
-    """How ``fix``'s trainer hooks reach ``cls``: per method, and whether it is served at all,
-    with the reason when it is not."""
+def hooks_reach(cls, fix: str) -> dict:
+    """How ``fix``'s trainer hooks reach ``cls``, per method: ``__init__`` and ``_stop_profiling`` as
+    :func:`method_reach` gives them (``__init__`` counted as wrapped where it calls a wrapped
+    ``super().__init__``), and ``fit`` (its ``owner``, whether it reaches ``_stop_profiling``
+    (``calls_stop``) and makes the legacy call (``legacy_call``), and ``how``)."""
     init = method_reach(cls, INIT, fix)
     if not init["wrapped"] and init["owner"] is not None and probes.init_calls_super(init["owner"]):
         base = next((b for b in cls.__mro__[1:] if patching.wrapped_by(vars(b).get(INIT), fix)), None)
@@ -303,12 +305,20 @@ def coverage(cls, fix: str, launcher_translates: bool = False) -> dict:
             f"{where}; {'calls' if fit['calls_stop'] else 'never calls'} _stop_profiling"
             f"{'; makes the legacy dump_memory_snapshot call' if fit['legacy_call'] else ''}"
         )
+    return {INIT: init, STOP: stop, "fit": fit}
+
+
+def coverage(cls, fix: str) -> dict:
+    """How ``fix``'s trainer hooks reach ``cls``, in words per method, and whether it is served at
+    all, with the reason when it is not."""
+    reach = hooks_reach(cls, fix)
+    init, stop, fit = reach[INIT], reach[STOP], reach["fit"]
     why = None
     if not stop["wrapped"]:
         why = f"its _stop_profiling is {stop['how']}: nothing runs at the end of a step"
     elif not fit["calls_stop"]:
         why = f"its fit() ({fit['how']}) never reaches the wrapped _stop_profiling"
-    elif not init["wrapped"] and not launcher_translates:
+    elif not init["wrapped"]:
         why = f"its __init__ is {init['how']}: the config is not translated before its workers are built"
     return {
         "served": why is None,

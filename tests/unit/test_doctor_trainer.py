@@ -58,3 +58,26 @@ def test_a_name_that_does_not_import_exits_2_with_the_error_in_one_line():
         "verl-compat doctor: cannot import no_such_module_here:Trainer: ModuleNotFoundError: "
         "No module named 'no_such_module_here'"
     ]
+
+
+def test_an_init_out_of_reach_is_not_served_and_status_says_who_translates(shim):
+    """In process: ``coverage`` (doctor's view) and the fix's ``status()`` entry read the same
+    structured reach. The step end is driven, so the fix counts the class as patched, with the
+    config left to the launcher's ``run_ppo``; doctor, which cannot know the launcher, says no."""
+    import doctor_trainers
+
+    from verl_compat import trainers
+
+    coverage = trainers.coverage(doctor_trainers.InitFromAMixin, "torch_memory")
+    assert coverage["served"] is False
+    assert coverage["why"] == (
+        "its __init__ is not wrapped (inherited from _ConfigHolder): the config is not translated before its"
+        " workers are built"
+    )
+    entry = shim.status()["fixes"]["torch_memory"]["trainers"]["doctor_trainers.InitFromAMixin"]
+    assert entry == {
+        "patched": True,
+        "__init__": "not wrapped (inherited from _ConfigHolder); the config is translated by the launcher's"
+        " run_ppo, before the trainer's Ray actor exists",
+        "_stop_profiling": "wrapped (inherited from RayPPOTrainer)",
+    }

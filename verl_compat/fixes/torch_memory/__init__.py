@@ -138,12 +138,12 @@ def _record(detection: Detection) -> None:
 def _trainer_entry(cls) -> dict:
     from ... import trainers
 
-    reach = trainers.coverage(cls, NAME, launcher_translates=True)
-    drives = trainers.method_reach(cls, "_stop_profiling", NAME)["wrapped"]
-    init = reach["__init__"]
-    if drives and init.startswith("not wrapped") and "calls super" not in init:
+    reach = trainers.hooks_reach(cls, NAME)
+    drives = reach["_stop_profiling"]["wrapped"]
+    init = reach["__init__"]["how"]
+    if drives and not reach["__init__"]["wrapped"]:
         init += "; the config is translated by the launcher's run_ppo, before the trainer's Ray actor exists"
-    entry = {"patched": drives, "__init__": init, "_stop_profiling": reach["_stop_profiling"]}
+    entry = {"patched": drives, "__init__": init, "_stop_profiling": reach["_stop_profiling"]["how"]}
     if hasattr(cls, "_fit_torch_memory"):
         entry["_fit_torch_memory"] = trainers.method_reach(cls, "_fit_torch_memory", NAME)["how"]
     return entry

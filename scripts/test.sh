@@ -27,7 +27,8 @@ source scripts/_envs.sh
 
 RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
-RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py)
+RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py
+    tests/unit/test_layers.py)
 SIDES_TESTS=(tests/integration/test_user_trainers.py tests/integration/test_oom_snapshot.py
     tests/integration/test_verl_example_configs.py)
 SIDES_RELEASES=" 0.7.1 0.9.1 "

@@ -26,8 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__, _toggles, patching, status
-from .fixes import oom_snapshot
+from . import __version__, _toggles, patching, probes, registry, status
+from .probes import EXTERNAL_MODULES
 
 BAD_INPUT = 2  # argparse's own usage errors exit 2 too
 NO_VERL = 3
@@ -40,7 +40,6 @@ PACKAGES = ("verl", "ray", "torch", "wrapt")
 BOOTSTRAP = "verl_compat_autoload"  # the stdlib-only module the wheel's .pth imports
 PTH_FILE = f"{BOOTSTRAP}.pth"
 PLUGIN_GROUP = "verl.plugins"
-EXTERNAL_MODULES = "VERL_USE_EXTERNAL_MODULES"
 EXTERNAL_PLUGINS = "VERL_USE_EXTERNAL_PLUGINS"
 ENV = (_toggles.DISABLE, _toggles.DISABLED_FIXES, EXTERNAL_MODULES, EXTERNAL_PLUGINS)
 _OUR_MODULES = {"verl_compat", BOOTSTRAP}
@@ -60,7 +59,7 @@ exit status (when several apply, the lowest wins):
   {SHIM_OFF}  the config needs the shim, but VERL_COMPAT_DISABLE or VERL_COMPAT_DISABLED_FIXES
      turns it off
   {NOT_REACHED}  nothing brings the shim into verl's trainer process
-  {TRAINER_NOT_SERVED}  a --trainer class would not be served by the torch_memory fix
+  {TRAINER_NOT_SERVED}  a --trainer class would not be served by a fix with trainer hooks
 
 examples:
   verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
@@ -89,18 +88,18 @@ def add_arguments(parser) -> None:
         action="append",
         default=[],
         metavar="MODULE:CLASS",
-        help="a trainer class of your own (or a recipe's) to check: whether and how the torch_memory fix "
-        "reaches it; repeatable",
+        help="a trainer class of your own (or a recipe's) to check: whether and how each fix's trainer "
+        "hooks reach it; repeatable",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run(args) -> int:
     config_dir = _verl_config_dir()
-    plan = None
+    config = None
     if config_dir is not None and (args.overrides or args.config):
         try:
-            plan = _plan(config_dir, args.overrides, args.config)
+            config = _read_config(config_dir, args.overrides, args.config)
         except BadInput as exc:
             print(f"verl-compat doctor: {exc}", file=sys.stderr)
             return BAD_INPUT
@@ -109,7 +108,7 @@ def run(args) -> int:
     except BadInput as exc:
         print(f"verl-compat doctor: {exc}", file=sys.stderr)
         return BAD_INPUT
-    report = collect(plan, _describe_source(args), classes)
+    report = collect(config, _describe_source(args), classes)
     print(json.dumps(report, indent=2, default=str) if args.json else render(report))
     if report["problems"]:
         print(f"verl-compat doctor: {report['problems'][0]['reason']}", file=sys.stderr)
@@ -176,58 +175,52 @@ def compose(config_dir: Path, overrides: list, config_file: str | None = None):
             overlay = [f"hydra.searchpath=['file://{tmp}']", f"+{_USER_GROUP}@_global_=config"]
             return _compose(config_dir, "ppo_trainer", overlay)
     except (HydraException, OmegaConfBaseException, YAMLError, OSError) as exc:
-        raise BadInput(f"cannot compose the config: {_first_line(exc)}") from exc
+        raise BadInput(f"cannot compose the config: {_message(exc)}") from exc
 
 
-def _first_line(exc: Exception) -> str:
+def _message(exc: Exception) -> str:
+    """The first line of a Hydra or OmegaConf error's message (their type names tell a user nothing)."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _plan(config_dir: Path, overrides: list, config_file: str | None) -> dict:
-    """Everything doctor reads from the config, before verl is imported."""
+def _read_config(config_dir: Path, overrides: list, config_file: str | None):
+    """The composed config, checked to resolve, before verl is imported."""
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
 
     config = compose(config_dir, overrides, config_file)
     try:
-        use_v1 = bool(OmegaConf.select(config, "trainer.use_v1"))
-        return {
-            "v1_trainer_mode": OmegaConf.select(config, "trainer.v1.trainer_mode") if use_v1 else None,
-            "torch_memory": torch_memory_plan(config),
-        }
+        OmegaConf.to_container(config, resolve=True)
     except OmegaConfBaseException as exc:
-        raise BadInput(f"the config does not resolve: {_first_line(exc)}") from exc
+        raise BadInput(f"the config does not resolve: {_message(exc)}") from exc
+    return config
 
 
-def torch_memory_plan(config) -> dict:
-    """What the torch_memory fix will change in ``config`` (its own ``describe``). The calls it
-    makes depend on verl and are added by :func:`torch_memory_calls`."""
-    from .fixes import torch_memory
+def _describe(fixes: list, config) -> dict:
+    """Each fix's ``describe(config)``: what it will do to the config (fix contract)."""
+    described = {}
+    for fix in fixes:
+        if callable(getattr(fix, "describe", None)):
+            with contextlib.redirect_stdout(sys.stderr):  # verl prints at import
+                entry = registry.run_hook(fix, "describe", config)
+            described[fix.NAME] = entry if isinstance(entry, dict) else _failed_entry(fix, "describe")
+    return described
 
-    return torch_memory.describe(config)
+
+def _describe_trainer(fixes: list, cls) -> dict:
+    """Each fix's ``describe_trainer(cls)``: whether its trainer hooks serve the class."""
+    described = {}
+    for fix in fixes:
+        if callable(getattr(fix, "describe_trainer", None)):
+            entry = registry.run_hook(fix, "describe_trainer", cls)
+            described[fix.NAME] = entry if isinstance(entry, dict) else _failed_entry(fix, "describe_trainer")
+    return described
 
 
-def _call_text(method: str, kwargs: dict) -> str:
-    return f"actor_rollout_wg.{method}({', '.join(f'{key}={value}' for key, value in kwargs.items())})"
-
-
-def torch_memory_calls(plan: dict, stop_takes_run_command: bool | None, patched: list) -> dict:
-    """The calls the torch_memory fix makes for ``plan`` on this verl (the same ``step_calls`` that
-    drive them, with symbolic arguments), and the legacy calls it turns into no-ops."""
-    from .fixes.torch_memory import Case
-    from .fixes.torch_memory.runtime import step_calls
-
-    if plan["case"] == Case.NONE:
-        return {"per_step": [], "neutralised": []}
-    per_step = []
-    if plan["case"] == Case.LEGACY:
-        calls = step_calls("N", "N >= total_training_steps", stop_takes_run_command)
-        per_step = [_call_text(method, kwargs) for method, kwargs in calls]
-        if stop_takes_run_command is None:  # verl not importable: the stop arguments are unknown
-            per_step[-1] = "actor_rollout_wg.stop_profile(...)"
-    legacy = [target.split(":", 1)[1] for target in patched if target.endswith("._fit_torch_memory")]
-    return {"per_step": per_step, "neutralised": ["actor_rollout_wg.dump_memory_snapshot", *legacy]}
+def _failed_entry(fix, hook: str) -> dict:
+    reason = f"{fix.NAME}.{hook}() failed (see the log above)"
+    return {"acts": False, "served": False, "why": reason, "rows": [(fix.NAME, reason)], "cannot": [reason]}
 
 
 # --- --trainer --------------------------------------------------------------------------------
@@ -247,22 +240,10 @@ def _import_trainer(name: str):
         for part in qualname.split("."):
             owner = getattr(owner, part)
     except Exception as exc:  # the user's module: anything it raises is the answer
-        raise BadInput(f"cannot import {name}: {type(exc).__name__}: {_first_line(exc)}") from None
+        raise BadInput(f"cannot import {name}: {registry.first_line(exc)}") from None
     if not isinstance(owner, type):
         raise BadInput(f"--trainer {name}: not a class")
     return owner
-
-
-def trainer_report(name: str, cls, stop_takes_run_command: bool | None) -> dict:
-    """Whether the torch_memory fix serves a legacy config on ``cls``, and how it reaches it."""
-    from . import trainers
-
-    reach = trainers.coverage(cls, "torch_memory")
-    from .fixes.torch_memory import Case
-
-    legacy = {"case": Case.LEGACY}
-    calls = torch_memory_calls(legacy, stop_takes_run_command, []) if reach["served"] else {}
-    return {"name": name, **reach, "per_step": calls.get("per_step", []), "neutralised": calls.get("neutralised", [])}
 
 
 # --- environment ------------------------------------------------------------------------------
@@ -283,15 +264,11 @@ def _import_verl() -> dict:
     return {"importable": True, "error": None, "path": str(Path(verl.__file__).parent)}
 
 
-def _fix_modules() -> list:
-    return [importlib.import_module(name) for name in patching.FIX_MODULES]
-
-
 def _import_targets() -> dict:
     """Import every module a fix patches: patches are applied by post-import hooks, so only an
     imported module shows in ``status()`` what the shim does to this verl."""
     modules = {}
-    for fix in _fix_modules():
+    for fix in patching.loaded():
         for name in patching.targets(fix):
             try:
                 try:
@@ -361,83 +338,48 @@ def _autoload() -> dict:
     return autoload
 
 
-def _trainer(v1_trainer_mode: str | None) -> dict:
-    """The trainer class ``python -m verl.trainer.main_ppo`` builds for the config (a v1 trainer
-    chosen by name where the config selects ``trainer.use_v1``, verl >= 0.9; else
-    ``RayPPOTrainer``), and whether torch_memory patches it or a class it inherits from."""
-    try:
-        if v1_trainer_mode is not None:
-            from verl.trainer.ppo.v1 import get_trainer_cls
-
-            trainer = get_trainer_cls(v1_trainer_mode)
-        else:
-            from verl.trainer.ppo.ray_trainer import RayPPOTrainer as trainer
-    except Exception as exc:
-        return {"class": None, "patched": False, "error": f"{type(exc).__name__}: {exc}"}
-    patched = status()["fixes"].get("torch_memory", {}).get("patched", [])
-    return {
-        "class": f"{trainer.__module__}.{trainer.__qualname__}",
-        "patched": any(cls in trainer.__mro__ for cls in _patched_classes(patched)),
-        "error": None,
-    }
-
-
-def _patched_classes(patched: list):
-    for target in patched:
-        module, path = target.split(":", 1)
-        owner = sys.modules.get(module)
-        for part in path.split(".")[:-1]:
-            owner = getattr(owner, part, None)
-        if isinstance(owner, type):
-            yield owner
-
-
-def collect(plan: dict | None, source: str = "", classes: list = ()) -> dict:
+def collect(config=None, source: str = "", classes: list = ()) -> dict:
     """The whole report as plain data (what ``--json`` prints)."""
     versions = {"python": platform.python_version(), **{name: _version(name) for name in PACKAGES}}
     versions["verl-compat"] = __version__
-    probes = modules = None
+    probe_values = modules = None
     probe_error = None
     # verl and its dependencies may print at import; keep stdout for the report (--json).
     with contextlib.redirect_stdout(sys.stderr):
         verl = _import_verl()
         if verl["importable"]:
-            from . import probes as probes_module
-
             try:
-                probes = probes_module.values()
+                probe_values = probes.values()
             except Exception as exc:
                 probe_error = f"{type(exc).__name__}: {exc}"
             modules = _import_targets()
-    shim = status()
-    oom = oom_snapshot.provider() if verl["importable"] else None
+    fixes = patching.loaded()
     report = {
         "versions": versions,
         "python_executable": sys.executable,
         "verl": verl,
-        "probes": probes,
+        "probes": probe_values,
         "probe_error": probe_error,
         "autoload": _autoload(),
         "env": {name: os.environ.get(name) for name in ENV},
-        "status": shim,
+        "status": status(),
         "target_modules": modules,
-        "oom_snapshot": oom,
+        "fix_rows": {fix.NAME: _rows_of(fix) for fix in fixes} if verl["importable"] else {},
         "config": None,
     }
-    if plan is not None:
-        torch_memory = plan["torch_memory"]
-        patched = shim["fixes"].get("torch_memory", {}).get("patched", [])
-        calls = torch_memory_calls(torch_memory, (probes or {}).get("stop_profile_takes_run_command"), patched)
-        report["config"] = {"source": source, "torch_memory": {**torch_memory, **calls}, "trainer": None}
-        if torch_memory["case"] and verl["importable"]:
-            with contextlib.redirect_stdout(sys.stderr):
-                report["config"]["trainer"] = _trainer(plan["v1_trainer_mode"])
+    if config is not None:
+        report["config"] = {"source": source, "fixes": _describe(fixes, config)}
     if classes:
-        takes = (probes or {}).get("stop_profile_takes_run_command")
-        report["trainers"] = [trainer_report(name, cls, takes) for name, cls in classes]
+        report["trainers"] = [{"name": name, "fixes": _describe_trainer(fixes, cls)} for name, cls in classes]
     report["problems"] = sorted(_problems(report), key=lambda problem: problem["exit_code"])
     report["exit_code"] = report["problems"][0]["exit_code"] if report["problems"] else 0
     return report
+
+
+def _rows_of(fix) -> list:
+    """A fix's own rows for the "patches" section (``doctor_rows``, optional)."""
+    rows = registry.run_hook(fix, "doctor_rows") if callable(getattr(fix, "doctor_rows", None)) else None
+    return list(rows or [])
 
 
 def _problems(report: dict):
@@ -450,30 +392,32 @@ def _problems(report: dict):
         yield _problem(NO_VERL, f"verl fails to import: {verl['error']}")
     if report["probe_error"]:
         yield _problem(VERL_LACKS, f"a verl feature probe fails: {report['probe_error']}")
-    config = report["config"]
-    needed = bool(config and config["torch_memory"]["case"])
-    if needed and report["status"]["disabled"]:
-        yield _problem(SHIM_OFF, f"the config needs verl-compat, but {_toggles.DISABLE} turns it off")
-    elif needed and "torch_memory" in report["status"]["disabled_fixes"]:
-        yield _problem(SHIM_OFF, f"the config needs torch_memory, but {_toggles.DISABLED_FIXES} turns it off")
-    elif needed and config["trainer"] and config["trainer"]["error"]:
-        yield _problem(VERL_LACKS, f"cannot import the trainer this config runs: {config['trainer']['error']}")
-    elif needed and config["trainer"] and not config["trainer"]["patched"]:
-        trainer = config["trainer"]["class"]
-        yield _problem(VERL_LACKS, f"torch_memory does not patch the trainer this config runs: {trainer}")
+    shim = report["status"]
+    for name, entry in (report["config"] or {}).get("fixes", {}).items():
+        if entry.get("acts") and shim["disabled"]:
+            yield _problem(SHIM_OFF, f"the config needs verl-compat, but {_toggles.DISABLE} turns it off")
+        elif entry.get("acts") and name in shim["disabled_fixes"]:
+            yield _problem(SHIM_OFF, f"the config needs {name}, but {_toggles.DISABLED_FIXES} turns it off")
+        else:
+            for reason in entry.get("cannot", ()):
+                yield _problem(VERL_LACKS, reason)
     for module, state in (report["target_modules"] or {}).items():
         if state.startswith("import failed"):
             yield _problem(VERL_LACKS, f"cannot patch {module}: {state}")
-    for fix, state in report["status"]["fixes"].items():
+    for fix, state in shim["fixes"].items():
+        if "failed" in state:
+            reason = f"the {fix} fix cannot be loaded, verl-compat runs without it: {state['failed']}"
+            yield _problem(VERL_LACKS, reason)
         for target, reason in state["skipped"].items():
             yield _problem(VERL_LACKS, f"{fix} cannot patch {target}: {reason}")
         for where, count in state["errors"].items():
             yield _problem(VERL_LACKS, f"{fix} failed {count}x in {where} (see the log above)")
     for trainer in report.get("trainers", ()):
-        if "torch_memory" in report["status"]["disabled_fixes"] or report["status"]["disabled"]:
-            yield _problem(SHIM_OFF, f"{trainer['name']}: torch_memory is turned off in this environment")
-        elif not trainer["served"]:
-            yield _problem(TRAINER_NOT_SERVED, f"torch_memory does not serve {trainer['name']}: {trainer['why']}")
+        for fix, verdict in trainer["fixes"].items():
+            if fix in shim["disabled_fixes"] or shim["disabled"]:
+                yield _problem(SHIM_OFF, f"{trainer['name']}: {fix} is turned off in this environment")
+            elif not verdict.get("served"):
+                yield _problem(TRAINER_NOT_SERVED, f"{fix} does not serve {trainer['name']}: {verdict.get('why')}")
     if not report["autoload"]["routes"]:
         yield _problem(
             NOT_REACHED,
@@ -561,6 +505,9 @@ def _render_patches(report: dict) -> list:
         return _section("patches", [("none", "verl is not importable")])
     rows = []
     for fix, state in shim["fixes"].items():
+        if "failed" in state:
+            rows.append((fix, f"FAILED to load: {state['failed']}"))
+            continue
         skipped = [f"skipped {target}: {reason}" for target, reason in state["skipped"].items()]
         rows.append((fix, [f"patched {target}" for target in state["patched"]] + skipped))
     rows += [(name, f"disabled by {_toggles.DISABLED_FIXES}") for name in shim["disabled_fixes"]]
@@ -569,55 +516,16 @@ def _render_patches(report: dict) -> list:
             rows.append(("absent", f"{module} (not in this verl)"))
         elif state != "imported":
             rows.append(("import failed", f"{module}: {state}"))
-    if report["oom_snapshot"]:
-        rows.append(("OOM snapshot", f"{report['oom_snapshot']['provider']}: {report['oom_snapshot']['why']}"))
+    for fix_rows in report["fix_rows"].values():
+        rows += [tuple(row) for row in fix_rows]
     return _section("patches", rows)
 
 
-_CASES = {
-    0: "tool is not torch_memory: nothing to do",
-    1: "legacy: tool=torch_memory, no global_profiler.steps",
-    2: "new style: global_profiler.steps set, actor profiler enabled",
-    3: "mixed (verl #6181): global_profiler.steps set, actor profiler enable=False",
-}
-
-
 def _render_plan(config: dict) -> list:
-    plan, trainer = config["torch_memory"], config["trainer"]
-    rows = [("torch_memory case", f"{plan['case']} ({_CASES[plan['case']]})")]
-    if trainer:
-        patched = "patched" if trainer["patched"] else "NOT patched by torch_memory"
-        rows.append(("trainer", f"{trainer['class']} ({patched})" if trainer["class"] else trainer["error"]))
-    if plan["case"]:
-        steps = ",".join(map(str, plan["steps"])) if plan["steps"] else "every step (trainer.total_training_steps)"
-        rows += [
-            ("config edits", plan["edits"] or "none"),
-            ("profiled steps", steps),
-        ]
-        if plan["per_step"]:
-            rows.append(("after each step N", plan["per_step"]))
-        else:
-            rows.append(("per-step calls", "none added: verl's own _start/_stop_profiling run at these steps"))
-        rows += [
-            ("legacy no-ops", plan["neutralised"]),
-            ("dumps", f"{plan['dumps']}  (actor ranks: {plan['ranks']})"),
-            ("warning", "once per process (VerlCompatDeprecationWarning)" if plan["warns"] else "none"),
-        ]
-        if plan["replacement_overrides"]:
-            rows.append(("replace with", plan["replacement_overrides"]))
-    if plan["problems"]:
-        rows.append(("config problems", plan["problems"]))
+    rows = [tuple(row) for entry in config["fixes"].values() for row in entry.get("rows", ())]
     return _section(f"config: {config['source']}", rows)
 
 
 def _render_trainer(trainer: dict) -> list:
-    served = "yes" if trainer["served"] else f"NO: {trainer['why']}"
-    rows = [
-        ("legacy config served", served),
-        ("__init__", trainer["__init__"]),
-        ("_stop_profiling", trainer["_stop_profiling"]),
-        ("fit", trainer["fit"]),
-    ]
-    if trainer["per_step"]:
-        rows += [("after each step N", trainer["per_step"]), ("legacy no-ops", trainer["neutralised"])]
+    rows = [tuple(row) for verdict in trainer["fixes"].values() for row in verdict.get("rows", ())]
     return _section(f"trainer: {trainer['name']}", rows)

@@ -10,6 +10,11 @@ from __future__ import annotations
 import functools
 import importlib.util
 import inspect
+import sys
+
+
+# verl imports the comma-separated modules named here at `import verl`, in every process (every release).
+EXTERNAL_MODULES = "VERL_USE_EXTERNAL_MODULES"
 
 
 def _find_spec(name: str) -> bool:
@@ -98,14 +103,42 @@ def has_sync_trainer() -> bool:
 
 
 def values() -> dict:
-    """Every probe's value for this verl (for ``status()`` and ``verl-compat doctor``)."""
+    """Every probe of the installed verl that takes no argument, by name (``verl-compat doctor``)."""
     return {
         "stop_profile_takes_run_command": stop_profile_takes_run_command(),
         "profiler_gated_by_enable": profiler_gated_by_enable(),
         "memory_history_cleared_per_dump": memory_history_cleared_per_dump(),
         "has_v1_trainer": has_v1_trainer(),
         "has_sync_trainer": has_sync_trainer(),
+        "torch_memory_has_oom_observer": torch_memory_has_oom_observer(),
+        "snapshot_dump_can_skip_sync": snapshot_dump_can_skip_sync(),
     }
+
+
+def verl_importable() -> bool:
+    """Whether verl is imported already, or imports now (doctor imports it before asking)."""
+    if "verl" in sys.modules:
+        return True
+    try:
+        importlib.import_module("verl")
+    except Exception:
+        return False
+    return True
+
+
+def trainer_class_for(config):
+    """The trainer class ``python -m verl.trainer.main_ppo`` builds for ``config``: a v1 trainer
+    chosen by ``trainer.v1.trainer_mode`` where the config selects ``trainer.use_v1`` (verl >= 0.9),
+    else ``RayPPOTrainer``."""
+    from omegaconf import OmegaConf
+
+    if OmegaConf.select(config, "trainer.use_v1"):
+        from verl.trainer.ppo.v1 import get_trainer_cls
+
+        return get_trainer_cls(OmegaConf.select(config, "trainer.v1.trainer_mode"))
+    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+
+    return RayPPOTrainer
 
 
 _TORCH_MEMORY_MODULES = ("verl.utils.profiler.torch_memory_profile", "verl.utils.profiler.profile")

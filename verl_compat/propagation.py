@@ -42,8 +42,8 @@ import logging
 import os
 import sys
 
-
-from . import patching
+from . import patching, registry, wrapping
+from .probes import EXTERNAL_MODULES
 
 NAME = "propagation"
 # Module -> its function that calls ``ray.init`` with the run's config. verl-omni's launchers start
@@ -60,7 +60,6 @@ TARGETS = tuple(ENTRY_POINTS)
 
 logger = logging.getLogger("verl_compat")
 
-EXTERNAL_MODULES = "VERL_USE_EXTERNAL_MODULES"
 MODULE = "verl_compat"
 SHIPPED = ("verl_compat", "wrapt")  # the package and its runtime dependency, as py_modules
 _RUNTIME_ENV = "ray_kwargs.ray_init.runtime_env"
@@ -189,21 +188,21 @@ def reach(config) -> bool:
 
 
 def _before_run_ppo(wrapped, instance, args, kwargs):
-    with patching.guard(NAME, "before run_ppo"):
+    with registry.guard(NAME, "before run_ppo"):
         config = args[0] if args else kwargs.get("config")
         if patching.is_active() and reach(config):
             patching.prepare_config(config)
     return wrapped(*args, **kwargs)
 
 
-def patches(module) -> patching.Plan:
+def patches(module) -> registry.Plan:
     name = ENTRY_POINTS[module.__name__]
-    if patching.wrapped_by(getattr(module, name, None), NAME) is not None:
+    if wrapping.wrapped_by(getattr(module, name, None), NAME) is not None:
         # main_ppo_sync imported main_ppo's run_ppo after it was wrapped: wrapping again would
         # prepare the config twice. It is covered, so this is no skip.
         logger.debug("verl-compat: %s.%s is a wrapped entry point already", module.__name__, name)
-        return patching.Plan()
-    return patching.Plan((patching.Patch(name, _before_run_ppo, "prepare the config and reach the Ray workers"),))
+        return registry.Plan()
+    return registry.Plan((registry.Patch(name, _before_run_ppo, "prepare the config and reach the Ray workers"),))
 
 
 # --- state ------------------------------------------------------------------------------------

@@ -1,23 +1,24 @@
 """The trainer classes verl-compat reaches, and where each fix's trainer hooks run in them.
 
-Every fix that works on a trainer needs the same two moments: right after ``__init__`` (the config
-is read, nothing is built yet) and once at the end of each step (after the trainer's own
-``_stop_profiling``). This module owns both, once: the table of verl's trainer classes
-(:data:`TRAINERS`) and one structural rule for every class that inherits from them, wherever and
-whenever it is defined (a recipe, a team's own subclass, a module that only the ``TaskRunner``
-actor imports):
+Every fix that works on a trainer needs the same moments: right after ``__init__`` (the config
+is read, nothing is built yet) and once at the end of each step (as the trainer's own
+``_stop_profiling`` starts, and after it returned). This module owns them, once: the table of
+verl's trainer classes (:data:`TRAINERS`) and one structural rule for every class that inherits
+from them, wherever and whenever it is defined (a recipe, a team's own subclass, a module that
+only the ``TaskRunner`` actor imports):
 
 - each own ``__init__`` of a family class that does not call ``super().__init__`` is wrapped
   (one that does reaches its base's wrapper);
 - each own ``_stop_profiling`` of a known shape (:func:`verl_compat.probes.stop_profiling_shape`)
   is wrapped, overrides that never call ``super()`` included;
-- a hook runs once per call, when the outermost wrapped call returns: an override calling its
-  base through ``super()`` does not run it twice.
+- a hook runs once per call, at the outermost wrapped call (``before_step`` as it starts, the
+  others when it returns): an override calling its base through ``super()`` does not run it twice.
 
 Subclasses that exist when a base is patched are found through ``__subclasses__()``; later ones
 through an ``__init_subclass__`` set on the base (removed again by ``deactivate()``), and at the
 latest when the first instance is built. Classes are patched in place, never replaced: Ray
-pickles classes by reference, and verl looks trainers up by name.
+pickles classes by reference, and verl looks trainers up by name. How a class is reached is read
+back by :mod:`verl_compat.reach`.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ import dataclasses
 import logging
 import sys
 
-from . import patching, probes
+from . import probes, registry, wrapping
 
 logger = logging.getLogger("verl_compat")
 
 
 @dataclasses.dataclass(frozen=True)
-class Trainer:
+class TrainerRow:
     """A trainer class verl defines, and what of it the trainer hooks wrap where verl has it."""
 
     module: str
@@ -42,25 +43,25 @@ class Trainer:
 
 
 # Subclasses not listed inherit a wrapped method or are wrapped by the structural rule:
-# SeparateRayPPOTrainer, the v1 PPOTrainerSync/ColocateAsync/SeparateAsync. FullyAsyncTrainer is a
-# Ray actor class whose __init__ does not call super().__init__: its config is translated in the
-# launcher (propagation wraps run_ppo, which the experimental mains call). FullyAsyncRollouter's
-# _stop_profiling is a coroutine that drives rollout servers only.
+# SeparateRayPPOTrainer, the v1 PPOTrainerSync/ColocateAsync/SeparateAsync, and FullyAsyncTrainer,
+# a Ray actor class whose own __init__ does not call super().__init__ and is wrapped itself (the
+# config step runs in its actor; the launcher's run_ppo translates the config too).
+# FullyAsyncRollouter's _stop_profiling is a coroutine that drives rollout servers only.
 TRAINERS = (
-    Trainer("verl.trainer.ppo.ray_trainer", "RayPPOTrainer", init=True, stop="do_profile"),
-    Trainer("verl.trainer.ppo.v1.trainer_base", "PPOTrainer", init=True, stop="no_args"),  # 0.9+ default
-    Trainer("verl.trainer.main_ppo_sync", "PPOTrainer", init=True, stop="no_args"),  # 0.8.0
+    TrainerRow("verl.trainer.ppo.ray_trainer", "RayPPOTrainer", init=True, stop="do_profile"),
+    TrainerRow("verl.trainer.ppo.v1.trainer_base", "PPOTrainer", init=True, stop="no_args"),  # 0.9+ default
+    TrainerRow("verl.trainer.main_ppo_sync", "PPOTrainer", init=True, stop="no_args"),  # 0.8.0
     # Its __init__ does not call super().__init__ (0.7.1+); it inherits _stop_profiling.
-    Trainer("verl.experimental.one_step_off_policy.ray_trainer", "OneStepOffRayTrainer", init=True, stop=None),
+    TrainerRow("verl.experimental.one_step_off_policy.ray_trainer", "OneStepOffRayTrainer", init=True, stop=None),
     # 0.7.x source trees (not in the wheels): overrides that call super()._stop_profiling first.
-    Trainer("verl.experimental.vla.rob_ray_trainer", "RobRayPPOTrainer", init=False, stop="do_profile"),
-    Trainer("verl.experimental.vla.sac.sac_ray_trainer", "RobRaySACTrainer", init=False, stop="do_profile"),
+    TrainerRow("verl.experimental.vla.rob_ray_trainer", "RobRayPPOTrainer", init=False, stop="do_profile"),
+    TrainerRow("verl.experimental.vla.sac.sac_ray_trainer", "RobRaySACTrainer", init=False, stop="do_profile"),
     # verl-omni 0.2.0 (a package of its own): trainers that are no RayPPOTrainer, each with its own
     # __init__ (no super().__init__) and _stop_profiling(do_profile) on actor_rollout_wg. The base
     # covers PolicyGradientRayTrainer and DirectPreferenceRayTrainer; OmniPPOTrainerSync inherits
     # verl's v1 PPOTrainer. Its diffusion/v1 trainers have no profiling point at all.
-    Trainer("verl_omni.trainer.diffusion.ray_diffusion_trainer", "BaseRayDiffusionTrainer", init=True, stop="do_profile"),
-    Trainer("verl_omni.trainer.omni.ray_omni_trainer", "OmniDirectPreferenceRayTrainer", init=True, stop="do_profile"),
+    TrainerRow("verl_omni.trainer.diffusion.ray_diffusion_trainer", "BaseRayDiffusionTrainer", init=True, stop="do_profile"),
+    TrainerRow("verl_omni.trainer.omni.ray_omni_trainer", "OmniDirectPreferenceRayTrainer", init=True, stop="do_profile"),
 )
 MODULES = tuple(dict.fromkeys(trainer.module for trainer in TRAINERS))
 
@@ -82,25 +83,45 @@ def _leave(instance, key) -> None:
     instance.__dict__[_DEPTH_ATTR][key] -= 1
 
 
-def _wrapper(fix, method: str, hook: str, where: str):
+# The hooks each wrapped method runs, as (hook, where): before the outermost call, after it returns.
+_BEFORE = {STOP: ("before_step", "before _stop_profiling")}
+_AFTER = {INIT: ("on_trainer_init", "after __init__"), STOP: ("after_step", "after _stop_profiling")}
+# Method -> the hooks run at it (a fix with any of them gets that method wrapped).
+TRAINER_HOOKS_AT = {
+    method: tuple(pair[0] for pair in (_BEFORE.get(method), _AFTER[method]) if pair) for method in _AFTER
+}
+
+
+def _run(fix, hook_where, instance) -> None:
+    hook, where = hook_where
+    function = getattr(fix, hook, None)
+    if callable(function):
+        with registry.guard(fix.NAME, where):
+            function(instance)
+
+
+def _wrapper(fix, method: str):
+    before, after = _BEFORE.get(method), _AFTER[method]
+
     def wrapper(wrapped, instance, args, kwargs):
         key = (fix.NAME, method)
         outermost = True
-        with patching.guard(fix.NAME, where):
+        with registry.guard(fix.NAME, after[1]):
             outermost = _enter(instance, key)
+        if outermost and before:
+            _run(fix, before, instance)
         try:
             result = wrapped(*args, **kwargs)
         finally:
-            with patching.guard(fix.NAME, where):
+            with registry.guard(fix.NAME, after[1]):
                 _leave(instance, key)
         if outermost:
             if method == INIT:
-                patching.patch_trainer_class(type(instance))
-            with patching.guard(fix.NAME, where):
-                getattr(fix, hook)(instance)
+                patch_class(type(instance))
+            _run(fix, after, instance)
         return result
 
-    wrapper.__name__ = wrapper.__qualname__ = f"_{fix.NAME}_{hook}"
+    wrapper.__name__ = wrapper.__qualname__ = f"_{fix.NAME}_{after[0]}"
     return wrapper
 
 
@@ -111,14 +132,12 @@ def wrapper_for(fix, method: str):
     """The one wrapper of ``fix`` for ``method`` (identity is stable across activations)."""
     key = (fix.NAME, method)
     if key not in _wrappers:
-        hook, where = ("on_trainer_init", "after __init__") if method == INIT else ("after_step", "after _stop_profiling")
-        _wrappers[key] = _wrapper(fix, method, hook, where)
+        _wrappers[key] = _wrapper(fix, method)
     return _wrappers[key]
 
 
 def _hooked(fix, method: str) -> bool:
-    hook = "on_trainer_init" if method == INIT else "after_step"
-    return callable(getattr(fix, hook, None))
+    return any(callable(getattr(fix, hook, None)) for hook in TRAINER_HOOKS_AT[method])
 
 
 # --- what to wrap -------------------------------------------------------------------------------
@@ -140,16 +159,16 @@ def family(cls) -> list:
     return list(found)
 
 
-def _row_patches(cls, row: Trainer, fix) -> tuple:
+def _row_patches(cls, row: TrainerRow, fix) -> tuple:
     """For a listed verl class: its own ``__init__`` and ``_stop_profiling`` as the table says."""
     patches, skipped = [], {}
     if row.init and probes.defines(cls, INIT) and _hooked(fix, INIT):
-        patches.append(patching.Patch(f"{row.name}.{INIT}", wrapper_for(fix, INIT), "the config step"))
+        patches.append(registry.Patch(f"{row.name}.{INIT}", wrapper_for(fix, INIT), "the config step"))
     stop = f"{row.name}.{STOP}"
     if row.stop is None or not _hooked(fix, STOP) or (hasattr(cls, STOP) and not probes.defines(cls, STOP)):
         return patches, skipped
     if probes.stop_profiling_shape(getattr(cls, STOP, None)) == row.stop:
-        patches.append(patching.Patch(stop, wrapper_for(fix, STOP), "the step-end hook"))
+        patches.append(registry.Patch(stop, wrapper_for(fix, STOP), "the step-end hook"))
     elif hasattr(cls, STOP):
         skipped[stop] = f"a signature other than the expected {row.stop} form in this verl"
     else:
@@ -160,16 +179,16 @@ def _row_patches(cls, row: Trainer, fix) -> tuple:
 _said_unknown: set = set()
 
 
-def class_plan(cls, fix) -> patching.Plan:
+def class_plan(cls, fix) -> registry.Plan:
     """The structural rule for one subclass (not a listed class), as a Plan with ``owner=cls``."""
     patches = []
     if _is_ray_copy(cls) or _is_listed(cls):  # a listed class is patched by its row, when its module is
-        return patching.Plan()
+        return registry.Plan()
     if _hooked(fix, INIT) and probes.defines(cls, INIT) and not probes.init_calls_super(cls):
-        patches.append(patching.Patch(INIT, wrapper_for(fix, INIT), "the config step", owner=cls))
+        patches.append(registry.Patch(INIT, wrapper_for(fix, INIT), "the config step", owner=cls))
     if _hooked(fix, STOP) and probes.defines(cls, STOP):
         if probes.stop_profiling_shape(vars(cls)[STOP]) is not None:
-            patches.append(patching.Patch(STOP, wrapper_for(fix, STOP), "the step-end hook", owner=cls))
+            patches.append(registry.Patch(STOP, wrapper_for(fix, STOP), "the step-end hook", owner=cls))
         elif cls not in _said_unknown:
             # Not a skip of verl's own: a coroutine (FullyAsyncRollouter drives rollout servers only)
             # or a user's signature; said once, never a crash (doctor --trainer names it).
@@ -179,7 +198,7 @@ def class_plan(cls, fix) -> patching.Plan:
                 cls.__module__,
                 cls.__qualname__,
             )
-    return patching.Plan(tuple(patches))
+    return registry.Plan(tuple(patches))
 
 
 def _rows_in(module) -> list:
@@ -191,10 +210,10 @@ def plans(module, fix):
     for row in _rows_in(module):
         cls = getattr(module, row.name, None)
         if not isinstance(cls, type):
-            yield module.__name__, patching.Plan(skipped={row.name: "class not found in this verl"})
+            yield module.__name__, registry.Plan(skipped={row.name: "class not found in this verl"})
             continue
         patches, skipped = _row_patches(cls, row, fix)
-        yield module.__name__, patching.Plan(tuple(patches), skipped)
+        yield module.__name__, registry.Plan(tuple(patches), skipped)
         for sub in family(cls)[1:]:
             if not _is_listed(sub):
                 yield sub.__module__, class_plan(sub, fix)
@@ -218,21 +237,60 @@ def watch_subclasses(module) -> None:
 
         def __init_subclass__(subclass, _base=cls, **kwargs):
             super(_base, subclass).__init_subclass__(**kwargs)
-            patching.patch_trainer_class(subclass)
+            patch_class(subclass)
 
         hook = classmethod(__init_subclass__)
         cls.__init_subclass__ = hook
         _watched[cls] = hook
 
 
-def unwatch_subclasses() -> None:
+def _unwatch_subclasses() -> None:
     for cls, hook in list(_watched.items()):
         if vars(cls).get("__init_subclass__") is hook:
             delattr(cls, "__init_subclass__")
         del _watched[cls]
 
 
-# --- how a class is reached (status, doctor --trainer) ------------------------------------------
+# --- the fixes served ---------------------------------------------------------------------------
+
+_served: tuple = ()  # the active fixes with trainer hooks
+
+
+def has_hooks(fix) -> bool:
+    """Whether ``fix`` has any trainer hook (then every trainer module is one of its targets)."""
+    return any(callable(getattr(fix, hook, None)) for hook in registry.TRAINER_HOOKS)
+
+
+def serve(fixes) -> None:
+    """Place the hooks of these fixes (those that have any) on every trainer from now on."""
+    global _served
+    with wrapping.lock:
+        _served = tuple(fix for fix in fixes if has_hooks(fix))
+
+
+def patch_module(module, fix) -> None:
+    """Place ``fix``'s hooks on the listed classes of ``module`` and every subclass so far, and
+    have later subclasses patched as they are defined."""
+    for cls_module, plan in plans(module, fix):
+        wrapping.apply(fix.NAME, cls_module, plan, module)
+    watch_subclasses(module)
+
+
+def patch_class(cls) -> None:
+    """Give a trainer class defined after its verl base class was patched (a recipe's, a user's)
+    every served fix's hooks: called from the base's ``__init_subclass__`` and at construction."""
+    with wrapping.lock:
+        for fix in _served:
+            with registry.guard(fix.NAME, f"patching {cls.__module__}.{cls.__qualname__}"):
+                wrapping.apply(fix.NAME, cls.__module__, class_plan(cls, fix), None)
+
+
+def stop_serving() -> None:
+    """Place no more hooks, and remove every ``__init_subclass__`` set on a listed class."""
+    global _served
+    with wrapping.lock:
+        _served = ()
+        _unwatch_subclasses()
 
 
 def listed_classes() -> list:
@@ -243,87 +301,3 @@ def listed_classes() -> list:
         if isinstance(cls, type):
             found.update(dict.fromkeys(family(cls)))
     return list(found)
-
-
-def _owner(cls, name: str):
-    return next((base for base in cls.__mro__ if name in vars(base)), None)
-
-
-def method_reach(cls, name: str, fix: str) -> dict:
-    """Whether ``cls.<name>`` (its own or inherited) is wrapped by ``fix``: ``wrapped``, ``owner``
-    (the class that defines it) and ``how`` in words (``"wrapped (inherited from RayPPOTrainer)"``)."""
-    owner = _owner(cls, name)
-    if owner is None:
-        return {"wrapped": False, "how": "absent", "owner": None}
-    where = "own" if owner is cls else f"inherited from {owner.__name__}"
-    wrapped = patching.wrapped_by(vars(owner)[name], fix) is not None
-    return {"wrapped": wrapped, "how": f"{'wrapped' if wrapped else 'not wrapped'} ({where})", "owner": owner}
-
-
-def _calls(cls, function, name: str, depth: int = 3) -> bool:
-    """Whether ``function``'s code names ``name``, directly, in nested functions, or in the methods
-    of ``cls`` it calls by name (``fit`` -> ``fit_step`` -> ``_stop_profiling``), ``depth`` deep."""
-    stack, seen = [(getattr(function, "__code__", None), depth)], set()
-    while stack:
-        code, left = stack.pop()
-        if code is None or code in seen:
-            continue
-        seen.add(code)
-        if name in code.co_names:
-            return True
-        stack.extend((const, left) for const in code.co_consts if hasattr(const, "co_names"))
-        if left:
-            for called in code.co_names:
-                method = getattr(cls, called, None)
-                stack.append((getattr(method, "__code__", None), left - 1))
-    return False
-
-
-def hooks_reach(cls, fix: str) -> dict:
-    """How ``fix``'s trainer hooks reach ``cls``, per method: ``__init__`` and ``_stop_profiling`` as
-    :func:`method_reach` gives them (``__init__`` counted as wrapped where it calls a wrapped
-    ``super().__init__``), and ``fit`` (its ``owner``, whether it reaches ``_stop_profiling``
-    (``calls_stop``) and makes the legacy call (``legacy_call``), and ``how``)."""
-    init = method_reach(cls, INIT, fix)
-    if not init["wrapped"] and init["owner"] is not None and probes.init_calls_super(init["owner"]):
-        base = next((b for b in cls.__mro__[1:] if patching.wrapped_by(vars(b).get(INIT), fix)), None)
-        if base is not None:
-            init["wrapped"] = True
-            init["how"] += f"; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
-    stop = method_reach(cls, STOP, fix)
-    if not stop["wrapped"] and stop["owner"] is not None:
-        if probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None:
-            stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"
-    fit_owner = _owner(cls, "fit")
-    fit = {"owner": fit_owner, "calls_stop": True, "legacy_call": False, "how": "absent"}
-    if fit_owner is not None:
-        function = vars(fit_owner)["fit"]
-        fit["calls_stop"] = _calls(cls, function, STOP)
-        fit["legacy_call"] = _calls(cls, function, "dump_memory_snapshot", depth=0)
-        where = "own" if fit_owner is cls else f"inherited from {fit_owner.__name__}"
-        fit["how"] = (
-            f"{where}; {'calls' if fit['calls_stop'] else 'never calls'} _stop_profiling"
-            f"{'; makes the legacy dump_memory_snapshot call' if fit['legacy_call'] else ''}"
-        )
-    return {INIT: init, STOP: stop, "fit": fit}
-
-
-def coverage(cls, fix: str) -> dict:
-    """How ``fix``'s trainer hooks reach ``cls``, in words per method, and whether it is served at
-    all, with the reason when it is not."""
-    reach = hooks_reach(cls, fix)
-    init, stop, fit = reach[INIT], reach[STOP], reach["fit"]
-    why = None
-    if not stop["wrapped"]:
-        why = f"its _stop_profiling is {stop['how']}: nothing runs at the end of a step"
-    elif not fit["calls_stop"]:
-        why = f"its fit() ({fit['how']}) never reaches the wrapped _stop_profiling"
-    elif not init["wrapped"]:
-        why = f"its __init__ is {init['how']}: the config is not translated before its workers are built"
-    return {
-        "served": why is None,
-        "why": why,
-        INIT: init["how"],
-        STOP: stop["how"],
-        "fit": fit["how"],
-    }

@@ -1,7 +1,8 @@
 """The torch_memory fix in the separation-based trainers (``verl.experimental``): the shared step code
 of ``SeparateRayPPOTrainer`` (its 0.7.x ``_fit_torch_memory`` is the second legacy call site),
 ``OneStepOffRayTrainer`` (its ``__init__`` does not call ``super().__init__``) and
-``FullyAsyncTrainer`` (a Ray actor class of its own, reached only through the launcher).
+``FullyAsyncTrainer`` (a Ray actor class of its own: its config translated in the launcher, and its own
+``__init__``, which does not call ``super().__init__``, wrapped by the structural rule in its actor).
 
 What runs for real, per test, is said in its docstring. Which trainers a release has is asked of it:
 the 0.7.1 wheel ships only ``separation``; the one-step-off and fully-async packages have no

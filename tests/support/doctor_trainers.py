@@ -11,6 +11,26 @@ class OwnStopWithoutSuper(RayPPOTrainer):
             self.actor_rollout_wg.stop_profile()
 
 
+class LegacyCallAfterSuper(RayPPOTrainer):
+    """Its own step end: verl's through super(), then the legacy call in a helper of its own."""
+
+    def _stop_profiling(self, do_profile, **kwargs) -> None:
+        super()._stop_profiling(do_profile, **kwargs)
+        self._dump_step_memory()
+
+    def _dump_step_memory(self):
+        self.actor_rollout_wg.dump_memory_snapshot(tag="post_update", sub_dir=f"step{self.global_steps}")
+
+
+class LegacyCallWithoutSuper(RayPPOTrainer):
+    """Its own step end without super(): stops the actor itself, then makes the legacy call."""
+
+    def _stop_profiling(self, do_profile, **kwargs) -> None:
+        if do_profile:
+            self.actor_rollout_wg.stop_profile()
+        self.actor_rollout_wg.dump_memory_snapshot(tag="post_update", sub_dir=f"step{self.global_steps}")
+
+
 class UnknownStopSignature(RayPPOTrainer):
     """A step end verl-compat cannot call after: it does not know what the arguments mean."""
 

@@ -33,6 +33,12 @@ The shapes, each importable as ``recipe_trainers:<Name>`` (``verl-compat doctor 
 * :class:`RecipeStopWithoutSuperTrainer`: a copied ``fit()`` and its own
   ``_stop_profiling(self, do_profile)`` that stops the actor itself, as verl's does, without
   ``super()``.
+* :class:`RecipeStopAfterSuperTrainer`: verl's ``fit()``, its own ``_stop_profiling`` that calls
+  ``super()._stop_profiling`` and then makes the legacy call.
+* :class:`RecipeStopLegacyWithoutSuperTrainer`: verl's ``fit()``, its own ``_stop_profiling`` that
+  stops the actor itself (no ``super()``) and then makes the legacy call.
+* :class:`RecipeStopHelperTrainer`: verl's ``fit()``, its own ``_stop_profiling`` that calls
+  ``super()`` and then a helper method of its own that makes the legacy call.
 * :class:`RecipeNoStepEndTrainer`: deliberately uncoverable: its ``fit()`` never calls
   ``_stop_profiling`` (nor ``_start_profiling``) and still makes the legacy call, so there is no
   per-step point at which anything could drive the profiler. A coverage check must name it.
@@ -53,7 +59,22 @@ from verl.utils.debug import marked_timer
 from verl.utils.metric import reduce_metrics
 
 # The shapes by name: those the fix must serve, and the one no shim can.
-COVERABLE = ("RecipeCopiedFitTrainer", "RecipeAliasedWorkerGroupTrainer", "RecipeStopWithoutSuperTrainer")
+COVERABLE = (
+    "RecipeCopiedFitTrainer",
+    "RecipeAliasedWorkerGroupTrainer",
+    "RecipeStopWithoutSuperTrainer",
+    "RecipeStopAfterSuperTrainer",
+    "RecipeStopLegacyWithoutSuperTrainer",
+    "RecipeStopHelperTrainer",
+)
+# Where the legacy call is made -> the shape that makes it there.
+LEGACY_CALL_PLACEMENTS = {
+    "in_fit": "RecipeCopiedFitTrainer",
+    "aliased_worker_group": "RecipeAliasedWorkerGroupTrainer",
+    "override_after_super": "RecipeStopAfterSuperTrainer",
+    "override_without_super": "RecipeStopLegacyWithoutSuperTrainer",
+    "helper_of_override": "RecipeStopHelperTrainer",
+}
 UNCOVERABLE = "RecipeNoStepEndTrainer"
 
 
@@ -232,3 +253,49 @@ class RecipeNoStepEndTrainer(RayPPOTrainer):
 
                 if is_last_step:
                     return
+
+
+# The three below keep verl's own ``fit()`` and take ``_stop_profiling``'s arguments as every release
+# passes them (0.9.1 adds ``run_command=``). Their legacy call comes inside the step end, before the
+# outermost ``_stop_profiling`` returns.
+
+
+class RecipeStopAfterSuperTrainer(RayPPOTrainer):
+    """Its own ``_stop_profiling``: verl's, through ``super()``, then the legacy call."""
+
+    def _stop_profiling(self, do_profile, **kwargs):
+        super()._stop_profiling(do_profile, **kwargs)
+        if self.config.actor_rollout_ref.actor.profiler.tool == "torch_memory":
+            self.actor_rollout_wg.dump_memory_snapshot(
+                tag=f"post_update_step{self.global_steps}", sub_dir=f"step{self.global_steps}"
+            )
+
+
+class RecipeStopLegacyWithoutSuperTrainer(RayPPOTrainer):
+    """Its own ``_stop_profiling``: stops the worker groups itself, never calls ``super()``, then
+    makes the legacy call."""
+
+    def _stop_profiling(self, do_profile, **kwargs):
+        if do_profile:
+            self.actor_rollout_wg.stop_profile()
+            if self.use_critic:
+                self.critic_wg.stop_profile()
+        if self.config.actor_rollout_ref.actor.profiler.tool == "torch_memory":
+            self.actor_rollout_wg.dump_memory_snapshot(
+                tag=f"post_update_step{self.global_steps}", sub_dir=f"step{self.global_steps}"
+            )
+
+
+class RecipeStopHelperTrainer(RayPPOTrainer):
+    """Its own ``_stop_profiling``: verl's, through ``super()``, then a helper of its own that makes
+    the legacy call."""
+
+    def _stop_profiling(self, do_profile, **kwargs):
+        super()._stop_profiling(do_profile, **kwargs)
+        self._dump_step_memory()
+
+    def _dump_step_memory(self):
+        if self.config.actor_rollout_ref.actor.profiler.tool == "torch_memory":
+            self.actor_rollout_wg.dump_memory_snapshot(
+                tag=f"post_update_step{self.global_steps}", sub_dir=f"step{self.global_steps}"
+            )

@@ -2,21 +2,22 @@
 measure of the contract (a new fix is a module and a registry line, nothing else in verl_compat).
 
 It targets a real verl trainer method of its own (``RayPPOTrainer._start_profiling``, counted per
-call) and uses the core's trainer hooks (``on_trainer_init``, ``after_step``), counted per trainer.
+call) and uses the core's trainer hooks (``on_trainer_init``, ``after_step``), counted per trainer;
+its doctor parts (``describe``, ``describe_trainer``) and ``state``/``reset`` can be made to fail.
 """
 
-from verl_compat import patching
+from verl_compat import registry
 
 NAME = "throwaway"
 TARGETS = ("verl.trainer.ppo.ray_trainer",)
 PATH = "RayPPOTrainer._start_profiling"
 
 calls = {"start_profiling": 0, "init": 0, "step": 0}
-FAIL = {"patches": False, "wrapper": False}
+FAIL = {"patches": False, "wrapper": False, "state": False, "reset": False, "describe": False}
 
 
 def _count_start_profiling(wrapped, instance, args, kwargs):
-    with patching.guard(NAME, "_start_profiling"):
+    with registry.guard(NAME, "_start_profiling"):
         calls["start_profiling"] += 1
         if FAIL["wrapper"]:
             raise RuntimeError("injected fault in the throwaway wrapper")
@@ -26,7 +27,7 @@ def _count_start_profiling(wrapped, instance, args, kwargs):
 def patches(module):
     if FAIL["patches"]:
         raise RuntimeError("injected fault in the throwaway patches()")
-    return patching.Plan((patching.Patch(PATH, _count_start_profiling, "count"),))
+    return registry.Plan((registry.Patch(PATH, _count_start_profiling, "count"),))
 
 
 def on_trainer_init(trainer):
@@ -37,10 +38,24 @@ def after_step(trainer):
     calls["step"] += 1
 
 
+def describe(config):
+    if FAIL["describe"]:
+        raise RuntimeError("injected fault in the throwaway describe()")
+    return {"acts": False, "rows": [("throwaway", "counts _start_profiling calls")], "cannot": []}
+
+
+def describe_trainer(cls):
+    return {"served": True, "why": None, "rows": [("throwaway", f"counts {cls.__name__}'s steps")]}
+
+
 def state():
+    if FAIL["state"]:
+        raise RuntimeError("injected fault in the throwaway state()")
     return {"calls": dict(calls)}
 
 
 def reset():
     for key in calls:
         calls[key] = 0
+    if FAIL["reset"]:
+        raise RuntimeError("injected fault in the throwaway reset()")

@@ -208,7 +208,7 @@ def test_patches(runs):
 
 def test_legacy_case_1_plan(runs):
     report = runs["legacy"]["report"]
-    plan = report["config"]["torch_memory"]
+    plan = report["config"]["fixes"]["torch_memory"]
     assert (plan["case"], plan["case_name"]) == (1, "legacy")
     assert plan["edits"] == [
         "actor_rollout_ref.actor.profiler.enable=True",
@@ -227,7 +227,7 @@ def test_legacy_case_1_plan(runs):
         "actor_rollout_ref.actor.profiler.enable=True",
         "actor_rollout_ref.actor.profiler.all_ranks=True",
     ]
-    assert report["config"]["trainer"] == {
+    assert report["config"]["fixes"]["torch_memory"]["trainer"] == {
         "class": "verl.trainer.ppo.ray_trainer.RayPPOTrainer",
         "patched": True,
         "error": None,
@@ -242,15 +242,15 @@ def test_legacy_config_is_healthy(runs):
 
 def test_case_0_changes_nothing(runs):
     report = runs["none"]["report"]
-    plan = report["config"]["torch_memory"]
+    plan = report["config"]["fixes"]["torch_memory"]
     assert (plan["case"], plan["edits"], plan["per_step"], plan["neutralised"]) == (0, [], [], [])
     assert plan["replacement_overrides"] == [] and plan["warns"] is False
-    assert report["config"]["trainer"] is None
+    assert report["config"]["fixes"]["torch_memory"]["trainer"] is None
     assert problems(report) == []
 
 
 def test_global_tool_alone_is_legacy_through_interpolation(runs):
-    plan = runs["global_tool_only"]["report"]["config"]["torch_memory"]
+    plan = runs["global_tool_only"]["report"]["config"]["fixes"]["torch_memory"]
     assert plan["case"] == 1
     assert plan["steps"] is None  # every step: total_training_steps is computed by the trainer
     assert "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]" in plan["replacement_overrides"]
@@ -280,12 +280,12 @@ def test_config_problems_are_listed(runs):
                        "(`global_steps in steps`). Write global_profiler.steps=[2,4]. verl-compat reads it as the "
                        "steps [2,4] to pick the case and changes nothing.")
     assert rows[first + 1].startswith("actor_rollout_ref.actor.profiler.ranks holds [9], not ranks of the actor's")
-    assert runs["legacy"]["report"]["config"]["torch_memory"]["problems"] == []
+    assert runs["legacy"]["report"]["config"]["fixes"]["torch_memory"]["problems"] == []
 
 
 def test_new_style_overlay_is_case_2(runs):
     report = runs["overlay"]["report"]
-    plan = report["config"]["torch_memory"]
+    plan = report["config"]["fixes"]["torch_memory"]
     assert (plan["case"], plan["case_name"], plan["steps"]) == (2, "new_style", [1, 3])
     assert plan["edits"] == [] and plan["per_step"] == [] and plan["warns"] is False
     assert plan["neutralised"][0] == "actor_rollout_wg.dump_memory_snapshot"
@@ -295,13 +295,13 @@ def test_new_style_overlay_is_case_2(runs):
 
 
 def test_overrides_win_over_the_config_file(runs):
-    plan = runs["overlay_then_override"]["report"]["config"]["torch_memory"]
+    plan = runs["overlay_then_override"]["report"]["config"]["fixes"]["torch_memory"]
     assert (plan["case"], plan["steps"]) == (2, [2])
 
 
 def test_recipe_config_with_defaults_list(runs):
     report = runs["recipe"]["report"]
-    plan = report["config"]["torch_memory"]
+    plan = report["config"]["fixes"]["torch_memory"]
     assert (plan["case"], plan["steps"]) == (1, [1, 2])
     assert problems(report) == []
 
@@ -309,7 +309,7 @@ def test_recipe_config_with_defaults_list(runs):
 def test_default_trainer_of_the_release(runs):
     """0.9's main_ppo runs a v1 trainer: doctor says which, and whether torch_memory covers it."""
     report = runs["default_trainer"]["report"]
-    trainer = report["config"]["trainer"]
+    trainer = report["config"]["fixes"]["torch_memory"]["trainer"]
     if not FACTS["v1_trainer"]:
         assert trainer["class"] == "verl.trainer.ppo.ray_trainer.RayPPOTrainer" and trainer["patched"]
         return

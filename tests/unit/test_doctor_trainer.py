@@ -35,9 +35,22 @@ def test_a_covered_class_says_how_and_exits_0():
     assert "actor_rollout_wg.dump_memory_snapshot" in section  # the legacy call it turns into a no-op
 
 
+@pytest.mark.parametrize("shape", ["LegacyCallAfterSuper", "LegacyCallWithoutSuper"])
+def test_a_legacy_call_inside_the_step_end_is_covered_and_says_why(shape):
+    """The legacy call made inside an own ``_stop_profiling`` (after ``super()`` through a helper, or
+    without ``super()``) is served: neutralised as the step end starts, driven after it returns."""
+    run = doctor("--trainer", f"doctor_trainers:{shape}")
+    assert run.returncode == 0, run.stderr
+    block = run.stdout.split(f"trainer: doctor_trainers:{shape}\n")[1].split("\n\n")[0]
+    section = " ".join(block.split())
+    assert "legacy config served yes" in section
+    assert "_stop_profiling wrapped (own)" in section
+    assert "legacy call made in _stop_profiling: a no-op on the trainer's worker groups from the start of each step end" in section
+
+
 def test_uncovered_shapes_are_named_with_the_reason_and_a_non_zero_exit(report):
     code, data, stderr = report
-    by_name = {trainer["name"]: trainer for trainer in data["trainers"]}
+    by_name = {trainer["name"]: trainer["fixes"]["torch_memory"] for trainer in data["trainers"]}
     assert by_name[SERVED]["served"] is True
     assert by_name[UNKNOWN]["served"] is False
     assert "a coroutine or a signature verl-compat does not know" in by_name[UNKNOWN]["why"]
@@ -66,9 +79,9 @@ def test_an_init_out_of_reach_is_not_served_and_status_says_who_translates(shim)
     config left to the launcher's ``run_ppo``; doctor, which cannot know the launcher, says no."""
     import doctor_trainers
 
-    from verl_compat import trainers
+    from verl_compat.fixes import torch_memory
 
-    coverage = trainers.coverage(doctor_trainers.InitFromAMixin, "torch_memory")
+    coverage = torch_memory.describe_trainer(doctor_trainers.InitFromAMixin)
     assert coverage["served"] is False
     assert coverage["why"] == (
         "its __init__ is not wrapped (inherited from _ConfigHolder): the config is not translated before its"

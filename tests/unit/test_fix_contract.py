@@ -1,4 +1,4 @@
-"""Every registered fix against the contract of ``verl_compat.patching.Fix`` (ddtrace's
+"""Every registered fix against the contract of ``verl_compat.registry.Fix`` (ddtrace's
 PatchTestCase pattern): the same checks for each fix, and for a fix that exists only in the test
 suite (``throwaway_fix``), registered with one line and touching no file of ``verl_compat``."""
 
@@ -13,11 +13,11 @@ import wrapt
 from pyrun import run_python
 
 import verl_compat
-from verl_compat import patching, trainers
+from verl_compat import patching, registry, trainers, wrapping
 
 SUPPORT = os.path.join(os.path.dirname(__file__), os.pardir, "support")
 THROWAWAY = "throwaway_fix"
-FIXES = [*patching.FIX_MODULES, THROWAWAY]
+FIXES = [*registry.FIX_MODULES, THROWAWAY]
 
 
 def _importable(name: str) -> bool:
@@ -32,8 +32,8 @@ def _importable(name: str) -> bool:
 def fix(request, monkeypatch):
     """The fix under test, registered (the throwaway one with one line, as a contributor would)."""
     verl_compat.deactivate()
-    if request.param not in patching.FIX_MODULES:
-        monkeypatch.setattr(patching, "FIX_MODULES", (*patching.FIX_MODULES, request.param))
+    if request.param not in registry.FIX_MODULES:
+        monkeypatch.setattr(registry, "FIX_MODULES", (*registry.FIX_MODULES, request.param))
     module = importlib.import_module(request.param)
     for name in patching.targets(module):
         _importable(name)
@@ -62,18 +62,21 @@ def _resolve(target: str):
 
 
 def test_fits_the_contract(fix):
-    assert isinstance(fix, patching.Fix)
+    assert isinstance(fix, registry.Fix)
     assert isinstance(fix.NAME, str) and isinstance(fix.TARGETS, tuple)
-    for optional in ("on_trainer_init", "after_step", "prepare_config", "describe", "state", "reset"):
+    optional_parts = ("patches", *registry.TRAINER_HOOKS, "prepare_config", "describe", "describe_trainer")
+    for optional in (*optional_parts, "doctor_rows", "state", "reset"):
         assert getattr(fix, optional, None) is None or callable(getattr(fix, optional))
 
 
 def test_patches_returns_a_plan_and_has_no_side_effects(fix, caplog):
     modules = [importlib.import_module(name) for name in fix.TARGETS if _importable(name)]
+    if not modules or not callable(getattr(fix, "patches", None)):
+        pytest.skip(f"{fix.NAME} plans nothing here: no target module in this verl, or no patches()")
     before = verl_compat.status()
     with caplog.at_level(logging.DEBUG, logger="verl_compat"):
         plans = [fix.patches(module) for module in modules] + [fix.patches(module) for module in modules]
-    assert all(isinstance(plan, patching.Plan) for plan in plans)
+    assert all(isinstance(plan, registry.Plan) for plan in plans)
     assert plans[: len(modules)] == plans[len(modules) :], "the same module gets the same plan"
     assert verl_compat.status() == before
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
@@ -100,7 +103,7 @@ def test_activate_twice_wraps_once_and_deactivate_restores_identity(fix):
     assert sorted(target for target in _patched(fix) if _resolve(target)) == sorted(targets)
     for target in targets:
         chain = list(wrapt.wrapper_chain(_current(target)))
-        ours = [entry for entry in chain if getattr(patching.wrapped_by(entry, fix.NAME), "handle", None) is entry]
+        ours = [entry for entry in chain if getattr(wrapping.wrapped_by(entry, fix.NAME), "handle", None) is entry]
         assert len(ours) == 1, f"{target} is wrapped {len(ours)} times by {fix.NAME}: {chain}"
         assert originals[target] in chain
 
@@ -115,9 +118,9 @@ def test_activate_twice_wraps_once_and_deactivate_restores_identity(fix):
 ORDER = """
 import importlib, json, os, sys
 import verl_compat
-from verl_compat import patching
-patching.FIX_MODULES = (*patching.FIX_MODULES, "throwaway_fix")
-fixes = [importlib.import_module(name) for name in patching.FIX_MODULES]
+from verl_compat import patching, registry, wrapping
+registry.FIX_MODULES = (*registry.FIX_MODULES, "throwaway_fix")
+fixes = [importlib.import_module(name) for name in registry.FIX_MODULES]
 del os.environ["VERL_COMPAT_DISABLE"]  # set for the interpreter start: no auto-load before this
 
 def import_targets():
@@ -144,9 +147,9 @@ def reached(fix):
         module = sys.modules.get(name)
         for attribute, value in vars(module).items() if module else ():
             if isinstance(value, type) and value.__module__ == name:
-                wrapped = [m for m, f in vars(value).items() if patching.wrapped_by(f, fix.NAME)]
+                wrapped = [m for m, f in vars(value).items() if wrapping.wrapped_by(f, fix.NAME)]
                 out.update(f"{name}:{value.__qualname__}.{m}" for m in wrapped)
-            elif callable(value) and patching.wrapped_by(value, fix.NAME):
+            elif callable(value) and wrapping.wrapped_by(value, fix.NAME):
                 out.add(f"{name}:{attribute}")
     return sorted(out)
 
@@ -161,9 +164,9 @@ handler = logging.Handler()
 handler.emit = records.append
 logging.getLogger("verl_compat").addHandler(handler)
 import verl_compat
-from verl_compat import patching, trainers
-patching.FIX_MODULES = (*patching.FIX_MODULES, "throwaway_fix")
-fixes = [importlib.import_module(name) for name in patching.FIX_MODULES]
+from verl_compat import patching, registry, trainers
+registry.FIX_MODULES = (*registry.FIX_MODULES, "throwaway_fix")
+fixes = [importlib.import_module(name) for name in registry.FIX_MODULES]
 
 def broken(*args):
     raise RuntimeError("injected fault in the patch plan")
@@ -212,7 +215,8 @@ def test_import_order_does_not_matter(fix, orders):
 
 def test_a_fault_in_planning_is_logged_once_per_module_and_never_breaks_the_import(fix, faults):
     out = faults[fix.__name__]
-    assert out["imported"], "the targets import as released"
+    if not out["imported"]:
+        pytest.skip(f"{fix.NAME}: none of its target modules is in this verl")
     assert out["patched"] == []
     assert out["errors"] == {f"patching {name}": 1 for name in out["imported"]}
     assert len(out["log"]) == len(out["imported"])
@@ -225,7 +229,7 @@ def test_disabled_by_name_patches_nothing(fix, monkeypatch):
     monkeypatch.setenv("VERL_COMPAT_DISABLED_FIXES", fix.NAME)
     verl_compat.activate()
     assert fix.NAME not in verl_compat.status()["fixes"]
-    assert [target for target in targets if patching.wrapped_by(_current(target), fix.NAME)] == []
+    assert [target for target in targets if wrapping.wrapped_by(_current(target), fix.NAME)] == []
 
 
 def test_doctor_reports_the_fix(fix):
@@ -248,7 +252,7 @@ def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkey
     import throwaway_fix
 
     verl_compat.deactivate()
-    monkeypatch.setattr(patching, "FIX_MODULES", (*patching.FIX_MODULES, THROWAWAY))
+    monkeypatch.setattr(registry, "FIX_MODULES", (*registry.FIX_MODULES, THROWAWAY))
     monkeypatch.setitem(throwaway_fix.FAIL, "wrapper", True)
     try:
         assert verl_compat.activate()
@@ -261,3 +265,133 @@ def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkey
         assert verl_compat.status()["fixes"]["throwaway"]["errors"] == {"_start_profiling": STEPS}
     finally:
         verl_compat.deactivate()
+
+
+# --- one broken fix never takes the others down -------------------------------------------------
+
+
+@pytest.fixture
+def with_throwaway(monkeypatch):
+    """The throwaway fix registered next to the real ones, verl-compat inactive before and after."""
+    import throwaway_fix
+
+    verl_compat.deactivate()
+    monkeypatch.setattr(registry, "FIX_MODULES", (*registry.FIX_MODULES, THROWAWAY))
+    for name in dict.fromkeys(n for fix in patching.loaded() for n in patching.targets(fix)):
+        _importable(name)
+    yield throwaway_fix
+    verl_compat.deactivate()
+
+
+def _real_patches() -> dict:
+    """Each real fix's wrappers in place, by target: what must survive a broken neighbour."""
+    verl_compat.activate()
+    found = {name: _patched(importlib.import_module(name)) for name in registry.FIX_MODULES if name != THROWAWAY}
+    verl_compat.deactivate()
+    return found
+
+
+def test_a_fix_that_fails_to_import_is_skipped_and_reported(with_throwaway, monkeypatch):
+    expected = _real_patches()
+    originals = {t: _current(t) for targets in expected.values() for t in targets if _resolve(t)}
+    monkeypatch.setitem(sys.modules, "broken_fix", None)  # `import broken_fix` raises ImportError
+    monkeypatch.setattr(registry, "FIX_MODULES", ("broken_fix", *registry.FIX_MODULES))
+
+    assert verl_compat.activate() and patching.is_active()
+    status = verl_compat.status()
+    assert status["fixes"]["broken_fix"]["failed"].startswith("ModuleNotFoundError")
+    for name, targets in expected.items():
+        assert _patched(importlib.import_module(name)) == targets
+    from verl_compat import doctor
+
+    report = doctor.collect(None)
+    assert any("the broken_fix fix cannot be loaded" in p["reason"] for p in report["problems"])
+    assert "broken_fix FAILED to load: ModuleNotFoundError" in " ".join(doctor.render(report).split())
+
+    verl_compat.deactivate()
+    assert all(_current(target) is original for target, original in originals.items())
+
+
+def test_a_module_that_does_not_fit_the_contract_is_skipped(with_throwaway, monkeypatch):
+    monkeypatch.setattr(registry, "FIX_MODULES", ("json", *registry.FIX_MODULES))  # no NAME, no TARGETS
+    assert verl_compat.activate()
+    status = verl_compat.status()["fixes"]
+    assert status["json"]["failed"] == "TypeError: json does not fit the fix contract: it needs NAME and TARGETS"
+    assert "verl.trainer.ppo.ray_trainer:RayPPOTrainer._start_profiling" in status["throwaway"]["patched"]
+
+
+def test_a_failing_state_leaves_status_and_doctor_answering(with_throwaway, monkeypatch):
+    from verl_compat import doctor
+
+    monkeypatch.setitem(with_throwaway.FAIL, "state", True)
+    verl_compat.activate()
+    status = verl_compat.status()
+    assert "state_error" in status["fixes"]["throwaway"]
+    assert "verl.trainer.ppo.ray_trainer:RayPPOTrainer._start_profiling" in status["fixes"]["throwaway"]["patched"]
+    assert status["fixes"]["torch_memory"]["patched"] and "trainers" in status["fixes"]["torch_memory"]
+    # Counted per call (this is the second), logged once.
+    assert doctor.collect(None)["status"]["fixes"]["throwaway"]["errors"] == {"state": 2}
+
+
+def test_a_failing_describe_is_reported_and_the_other_fixes_describe(with_throwaway, monkeypatch):
+    from verl_compat import doctor
+
+    monkeypatch.setitem(with_throwaway.FAIL, "describe", True)
+    verl_compat.activate()
+    config = doctor.compose(doctor._verl_config_dir(), ["actor_rollout_ref.actor.profiler.tool=torch_memory"])
+    report = doctor.collect(config, "test")
+    described = report["config"]["fixes"]
+    assert described["torch_memory"]["case"] == 1
+    assert described["throwaway"]["cannot"] == ["throwaway.describe() failed (see the log above)"]
+    assert "throwaway.describe() failed" in doctor.render(report)
+
+
+def test_a_new_fix_gets_its_doctor_sections(with_throwaway):
+    """A fix's describe() and describe_trainer() rows appear in doctor with no line of doctor's own."""
+    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+
+    from verl_compat import doctor
+
+    verl_compat.activate()
+    config = doctor.compose(doctor._verl_config_dir(), [])
+    text = " ".join(doctor.render(doctor.collect(config, "test", [("verl:RayPPOTrainer", RayPPOTrainer)])).split())
+    assert "throwaway counts _start_profiling calls" in text
+    assert "throwaway counts RayPPOTrainer's steps" in text
+
+
+def test_a_failing_reset_never_stops_deactivate_halfway(with_throwaway, monkeypatch):
+    from verl_compat import deprecation
+
+    expected = _real_patches()
+    originals = {t: _current(t) for targets in expected.values() for t in targets if _resolve(t)}
+    monkeypatch.setitem(with_throwaway.FAIL, "reset", True)
+    # Registered first: its reset runs before the real fixes' resets.
+    monkeypatch.setattr(registry, "FIX_MODULES", (THROWAWAY, *(n for n in registry.FIX_MODULES if n != THROWAWAY)))
+    verl_compat.activate()
+    with pytest.warns(verl_compat.VerlCompatDeprecationWarning):
+        deprecation.warn_once("contract-test", "said once")
+    from verl_compat.fixes import torch_memory
+
+    torch_memory._last["case"] = 1
+    verl_compat.deactivate()
+
+    assert not patching.is_active()
+    assert all(_current(target) is original for target, original in originals.items())
+    assert wrapping.applied() == []
+    assert torch_memory._last["case"] is None, "the fixes after the broken one were reset"
+    assert deprecation._said == set(), "deprecation was reset"
+
+
+def test_is_active_only_once_activation_finished(with_throwaway, monkeypatch):
+    expected = _real_patches()
+    originals = {t: _current(t) for targets in expected.values() for t in targets if _resolve(t)}
+
+    def broken(fixes):
+        raise RuntimeError("injected fault in activation")
+
+    monkeypatch.setattr(trainers, "serve", broken)
+    with pytest.raises(RuntimeError):
+        verl_compat.activate()
+    assert not patching.is_active()
+    assert wrapping.applied() == []
+    assert all(_current(target) is original for target, original in originals.items())

@@ -20,7 +20,7 @@ from omegaconf import OmegaConf
 from verl.trainer import main_ppo
 
 import verl_compat
-from verl_compat import patching, propagation
+from verl_compat import patching, propagation, wrapping
 
 ENV = "VERL_USE_EXTERNAL_MODULES"
 SHIPPED = [os.path.dirname(verl_compat.__file__), os.path.dirname(wrapt.__file__)]
@@ -248,7 +248,7 @@ def test_main_ppo_sync_run_ppo_reaches_the_workers(ray_init):
         pytest.skip("this verl has no verl.trainer.main_ppo_sync (0.8 only)")
     from verl.trainer import main_ppo_sync
 
-    assert patching.wrapped_by(main_ppo_sync.run_ppo, "propagation") is not None
+    assert wrapping.wrapped_by(main_ppo_sync.run_ppo, "propagation") is not None
     with pytest.raises(Stop):
         main_ppo_sync.run_ppo(compose_config(), None)
     assert ray_init[-1]["runtime_env"]["env_vars"][ENV] == "verl_compat"

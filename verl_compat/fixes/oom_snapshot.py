@@ -37,7 +37,8 @@ import traceback
 from datetime import datetime
 from typing import Callable
 
-from .. import patching, probes
+from .. import probes, registry, wrapping
+from ..configs import DEFAULT_SAVE_PATH
 
 NAME = "oom_snapshot"
 PROFILER_MODULE = "verl.utils.profiler.profile"  # where 0.6.x-0.8.x define TorchMemoryProfiler
@@ -45,7 +46,6 @@ TARGETS = (PROFILER_MODULE,)
 
 # verl 0.9.1's names, so that tools and habits carry across releases.
 TAG = "torch_memory_oom"
-DEFAULT_SAVE_PATH = "outputs/profile"  # TorchMemoryProfiler's when save_path is unset
 
 logger = logging.getLogger("verl_compat")
 
@@ -129,9 +129,9 @@ class Observer:
             profiler = self.profiler
             if profiler is None:
                 return
-            with patching.guard(NAME, "logging the OOM context"):
+            with registry.guard(NAME, "logging the OOM context"):
                 self._log_context(device, alloc, device_total, device_free)
-            with patching.guard(NAME, "dumping the OOM snapshot"):
+            with registry.guard(NAME, "dumping the OOM snapshot"):
                 self._dump(profiler)
         except BaseException:  # noqa: BLE001 - raised into the allocator, it would replace the OOM
             pass
@@ -195,19 +195,19 @@ def attach(profiler, to: Allocator | None) -> bool:
 
 def _after_profiler_init(wrapped, instance, args, kwargs):
     result = wrapped(*args, **kwargs)
-    with patching.guard(NAME, "attaching the OOM observer"):
+    with registry.guard(NAME, "attaching the OOM observer"):
         if profiles_rank(instance.config, instance.rank):
             attach(instance, allocator or accelerator_allocator())
     return result
 
 
-def patches(module) -> patching.Plan:
+def patches(module) -> registry.Plan:
     """Wrap ``TorchMemoryProfiler.__init__`` where verl's has no OOM observer of its own. Nothing
     config-side: each worker decides from the profiler config it was built with."""
     if probes.torch_memory_has_oom_observer() or not isinstance(getattr(module, "TorchMemoryProfiler", None), type):
-        return patching.Plan()
-    return patching.Plan(
-        (patching.Patch("TorchMemoryProfiler.__init__", _after_profiler_init, "attach the OOM snapshot observer"),)
+        return registry.Plan()
+    return registry.Plan(
+        (registry.Patch("TorchMemoryProfiler.__init__", _after_profiler_init, "attach the OOM snapshot observer"),)
     )
 
 
@@ -220,11 +220,17 @@ def provider() -> dict:
     if probes.torch_memory_has_oom_observer():
         return {"provider": "verl", "why": "verl's TorchMemoryProfiler attaches its own OOM observer"}
     cls = getattr(sys.modules.get(PROFILER_MODULE), "TorchMemoryProfiler", None)
-    if cls is not None and patching.wrapped_by(vars(cls).get("__init__"), NAME) is not None:
+    if cls is not None and wrapping.wrapped_by(vars(cls).get("__init__"), NAME) is not None:
         return {"provider": "verl-compat", "why": "TorchMemoryProfiler.__init__ attaches 0.9.1's OOM observer"}
     if cls is None:
         return {"provider": "off", "why": f"{PROFILER_MODULE}.TorchMemoryProfiler is not loaded or not in this verl"}
     return {"provider": "off", "why": "verl-compat does not patch TorchMemoryProfiler in this process"}
+
+
+def doctor_rows() -> list:
+    """Who provides the OOM snapshot in this environment, as a doctor row."""
+    found = provider()
+    return [("OOM snapshot", f"{found['provider']}: {found['why']}")] if found["provider"] else []
 
 
 def state() -> dict:

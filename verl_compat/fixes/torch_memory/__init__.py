@@ -8,8 +8,9 @@ DistProfiler (``global_profiler.steps`` + ``actor...profiler.enable``).
 
 The fix reads top to bottom: :mod:`.config` detects the case and translates the config (pure, also
 used by doctor and migrate); :func:`on_trainer_init` applies it before a trainer builds its workers;
-:func:`after_step` drives the actor worker group after each step's own ``_stop_profiling`` in the
-legacy case and neutralises the legacy call (:mod:`.runtime`). Which trainers get these two hooks,
+:func:`before_step` neutralises the legacy call as each step's own ``_stop_profiling`` starts, and
+:func:`after_step` drives the actor worker group once it returned, in the legacy case
+(:mod:`.runtime`). Which trainers get these two hooks,
 and how, is the core's (:mod:`verl_compat.trainers`); this fix wraps one method itself: 0.7.x's
 ``SeparateRayPPOTrainer._fit_torch_memory``, a second legacy call site.
 
@@ -19,20 +20,20 @@ Result: one DistProfiler dump per (rank, step), at
 
 from __future__ import annotations
 
-from ... import deprecation, patching, probes
+from ... import deprecation, probes, reach, registry, trainers
 from . import runtime
 from .config import (
     LEGACY_KEY,
     Case,
     Detection,
     Problem,
-    describe,
     detect,
     replacement_overrides,
     translate,
     warning_text,
 )
 from .config import _report
+from .report import describe, describe_trainer
 
 __all__ = [
     "LEGACY_KEY",
@@ -42,7 +43,9 @@ __all__ = [
     "Detection",
     "Problem",
     "after_step",
+    "before_step",
     "describe",
+    "describe_trainer",
     "detect",
     "on_trainer_init",
     "patches",
@@ -87,17 +90,27 @@ def on_trainer_init(trainer) -> None:
 def _state(trainer) -> runtime.TrainerState:
     state = getattr(trainer, runtime.STATE_ATTR, None)
     if state is None:
-        # No config step ran on this trainer: built before activation, or its __init__ is not
-        # reached (FullyAsyncTrainer; the launcher translated its config). Translating now changes
-        # nothing its workers got, but records the case; the per-step driving still runs.
+        # No config step ran on this trainer: built before activation, or an __init__ out of reach
+        # (one inherited from a class outside the trainer family; the launcher's run_ppo translates
+        # the config). Translating now changes nothing its workers got, but records the case; the
+        # per-step driving still runs.
         on_trainer_init(trainer)
         state = getattr(trainer, runtime.STATE_ATTR)
     return state
 
 
+def before_step(trainer) -> None:
+    """As the trainer's step end starts, before its ``_stop_profiling`` body runs: neutralise the
+    legacy call, so that none made from here on reaches a worker group — in ``fit()`` after the step,
+    inside an override of ``_stop_profiling`` (with or without ``super()``), in a helper it calls."""
+    if _state(trainer).detection.case != Case.NONE:
+        runtime.neutralise_legacy_dump(trainer)
+
+
 def after_step(trainer) -> None:
-    """After the trainer's own step-end ``_stop_profiling``: neutralise the legacy call and, in the
-    legacy case, drive the actor's DistProfiler for this step."""
+    """After the trainer's own step-end ``_stop_profiling``: neutralise the legacy call on any worker
+    group the step end added (an alias made there), and, in the legacy case, drive the actor's
+    DistProfiler for this step."""
     state = _state(trainer)
     if state.detection.case != Case.NONE:
         runtime.neutralise_legacy_dump(trainer)
@@ -109,20 +122,20 @@ def _skip_legacy_fit_torch_memory(wrapped, instance, args, kwargs):
     """0.7.x's separation trainers dump through ``_fit_torch_memory``: with the fix active the
     DistProfiler already dumps this step, so the legacy call is skipped (else it is made)."""
     skip = False
-    with patching.guard(NAME, "_fit_torch_memory"):
+    with registry.guard(NAME, "_fit_torch_memory"):
         skip = _state(instance).detection.case != Case.NONE
     if skip:
         return None
     return wrapped(*args, **kwargs)
 
 
-def patches(module) -> patching.Plan:
+def patches(module) -> registry.Plan:
     """The separation trainers' legacy call site, where this verl has it (0.7.x; verl #6075
     removed it)."""
     if probes.has_legacy_fit_torch_memory(module):
         legacy = "SeparateRayPPOTrainer._fit_torch_memory"
-        return patching.Plan((patching.Patch(legacy, _skip_legacy_fit_torch_memory, "skip the legacy dump"),))
-    return patching.Plan()
+        return registry.Plan((registry.Patch(legacy, _skip_legacy_fit_torch_memory, "skip the legacy dump"),))
+    return registry.Plan()
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -136,25 +149,21 @@ def _record(detection: Detection) -> None:
 
 
 def _trainer_entry(cls) -> dict:
-    from ... import trainers
-
-    reach = trainers.hooks_reach(cls, NAME)
-    drives = reach["_stop_profiling"]["wrapped"]
-    init = reach["__init__"]["how"]
-    if drives and not reach["__init__"]["wrapped"]:
+    found = reach.hooks_reach(cls, NAME)
+    drives = found["_stop_profiling"]["wrapped"]
+    init = found["__init__"]["how"]
+    if drives and not found["__init__"]["wrapped"]:
         init += "; the config is translated by the launcher's run_ppo, before the trainer's Ray actor exists"
-    entry = {"patched": drives, "__init__": init, "_stop_profiling": reach["_stop_profiling"]["how"]}
+    entry = {"patched": drives, "__init__": init, "_stop_profiling": found["_stop_profiling"]["how"]}
     if hasattr(cls, "_fit_torch_memory"):
-        entry["_fit_torch_memory"] = trainers.method_reach(cls, "_fit_torch_memory", NAME)["how"]
+        entry["_fit_torch_memory"] = reach.method_reach(cls, "_fit_torch_memory", NAME)["how"]
     return entry
 
 
-def trainers() -> dict:
+def trainer_entries() -> dict:
     """Per trainer class found (qualified name): whether the fix drives it, and how each method is
     reached."""
-    from ... import trainers as core
-
-    found = {f"{cls.__module__}.{cls.__qualname__}": _trainer_entry(cls) for cls in core.listed_classes()}
+    found = {f"{cls.__module__}.{cls.__qualname__}": _trainer_entry(cls) for cls in trainers.listed_classes()}
     return dict(sorted(found.items()))
 
 
@@ -162,7 +171,7 @@ def state() -> dict:
     """The last detected case in this process (None before any config was seen) and the problems
     found in that config, and the trainer classes of the imported verl modules with how each is
     patched."""
-    return {"case": _last["case"], "problems": _last["problems"], "trainers": trainers()}
+    return {"case": _last["case"], "problems": _last["problems"], "trainers": trainer_entries()}
 
 
 def reset() -> None:

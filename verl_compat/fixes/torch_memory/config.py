@@ -23,6 +23,8 @@ import os
 import re
 
 from ... import deprecation
+from ...configs import DEFAULT_SAVE_PATH, select as _select, set_key as _set
+from ...registry import first_line as _first_line
 
 LEGACY_KEY = "actor_rollout_ref.actor.profiler.tool"
 GLOBAL_TOOL_KEY = "global_profiler.tool"
@@ -62,26 +64,6 @@ class Detection:
 
 
 # --- detect -----------------------------------------------------------------------------------
-
-
-def _select(config, key: str):
-    """``OmegaConf.select`` for DictConfigs; a plain nested lookup for dicts and objects."""
-    try:
-        from omegaconf import DictConfig, OmegaConf
-
-        if isinstance(config, DictConfig):
-            return OmegaConf.select(config, key, default=None)
-    except ImportError:
-        pass
-    node = config
-    for part in key.split("."):
-        if isinstance(node, dict):
-            node = node.get(part)
-        else:
-            node = getattr(node, part, None)
-        if node is None:
-            return None
-    return node
 
 
 def detect(config, total_steps: int | None = None) -> Detection:
@@ -160,11 +142,6 @@ _TRUE = ("true", "yes", "on", "1")
 def _is_step_number(value) -> bool:
     """An int that is not a bool (``True`` is an int to Python, not a step to anyone)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 def _tool_problems(config, tool) -> tuple:
@@ -316,23 +293,6 @@ def _report(problems) -> None:
 # --- translate --------------------------------------------------------------------------------
 
 
-def _set(config, key: str, value) -> None:
-    from omegaconf import DictConfig, OmegaConf, open_dict, read_write
-
-    if isinstance(config, DictConfig):
-        with read_write(config), open_dict(config):
-            OmegaConf.update(config, key, value, merge=False)
-        return
-    *parents, leaf = key.split(".")
-    node = config
-    for part in parents:
-        node = node[part] if isinstance(node, dict) else getattr(node, part)
-    if isinstance(node, dict):
-        node[leaf] = value
-    else:
-        setattr(node, leaf, value)
-
-
 # Roles whose profiler keys follow the actor's by interpolation in verl's yaml (0.6.1-0.9.1:
 # ``rollout.profiler.enable: ${oc.select:actor_rollout_ref.actor.profiler.enable,false}``).
 _FOLLOWERS = ("actor_rollout_ref.rollout.profiler", "actor_rollout_ref.ref.profiler")
@@ -406,7 +366,7 @@ def replacement_overrides(detection: Detection) -> list:
     )
     return [
         "global_profiler.tool=torch_memory",
-        f"global_profiler.save_path={detection.save_path or 'outputs/profile'}",
+        f"global_profiler.save_path={detection.save_path or DEFAULT_SAVE_PATH}",
         f"global_profiler.steps={steps_text}",
         f"{_ACTOR_PROFILER}.enable=True",
         ranks,
@@ -414,7 +374,7 @@ def replacement_overrides(detection: Detection) -> list:
 
 
 def warning_text(detection: Detection, edits: list) -> str:
-    save_path = detection.save_path or "outputs/profile"
+    save_path = detection.save_path or DEFAULT_SAVE_PATH
     overrides = replacement_overrides(detection)
     if detection.case == Case.LEGACY and detection.key_set == GLOBAL_TOOL_KEY:
         what = (
@@ -474,7 +434,7 @@ def describe(config) -> dict:
         plan["steps"] = list(range(1, int(detection.total_steps) + 1))
     save_path = _select(translated, f"{_ACTOR_PROFILER}.save_path")
     all_ranks, ranks = _select(translated, f"{_ACTOR_PROFILER}.all_ranks"), _select(translated, f"{_ACTOR_PROFILER}.ranks")
-    plan["dumps"] = f"{save_path or 'outputs/profile'}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle"
+    plan["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle"
     plan["ranks"] = "all" if all_ranks else list(ranks or [0])
     if plan["warns"]:
         plan["replacement_overrides"] = replacement_overrides(detection)

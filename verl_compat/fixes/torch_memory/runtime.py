@@ -19,6 +19,7 @@ from .config import Case, Detection
 logger = logging.getLogger("verl_compat")
 
 STATE_ATTR = "_verl_compat_torch_memory"
+LEGACY_CALL = "dump_memory_snapshot"  # the worker group method 0.6.x/0.7.x's fit() calls each step
 
 
 @dataclasses.dataclass
@@ -76,8 +77,8 @@ def neutralise_legacy_dump(trainer) -> None:
         with _neutralised_lock:
             if worker_group in _neutralised:
                 continue
-            _neutralised[worker_group] = worker_group.__dict__.get("dump_memory_snapshot")
-            worker_group.dump_memory_snapshot = _legacy_dump_noop
+            _neutralised[worker_group] = worker_group.__dict__.get(LEGACY_CALL)
+            setattr(worker_group, LEGACY_CALL, _legacy_dump_noop)
 
 
 def restore_legacy_dumps() -> None:
@@ -85,9 +86,9 @@ def restore_legacy_dumps() -> None:
     with _neutralised_lock:
         for worker_group, original in list(_neutralised.items()):
             if original is None:
-                worker_group.__dict__.pop("dump_memory_snapshot", None)
+                worker_group.__dict__.pop(LEGACY_CALL, None)
             else:
-                worker_group.dump_memory_snapshot = original
+                setattr(worker_group, LEGACY_CALL, original)
         _neutralised.clear()
 
 

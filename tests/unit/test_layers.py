@@ -1,0 +1,122 @@
+"""The package's imports run one way: tools -> fixes -> core -> registry (a leaf), with no cycle and
+no function-level import of the package's own modules to hide one. Read from the source (ast), so
+it holds for code paths no test runs."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "verl_compat"
+TOOLS = ("verl_compat.cli", "verl_compat.__main__", "verl_compat.doctor", "verl_compat.migrate", "verl_compat.view")
+FIXES = ("verl_compat.fixes", "verl_compat.propagation")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _resolve(importer: str, node: ast.ImportFrom) -> list:
+    if node.level:
+        base = importer if _is_package(importer) else importer.rpartition(".")[0]
+        for _ in range(node.level - 1):
+            base = base.rpartition(".")[0]
+        base = f"{base}.{node.module}" if node.module else base
+    else:
+        base = node.module or ""
+    found = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULES]
+    return found or ([base] if base in MODULES else [])
+
+
+def _imports(name: str):
+    """``(imported module, at module level)`` for each of the package's own modules ``name`` imports."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    top = set(map(id, tree.body))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            targets = _resolve(name, node)
+        elif isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names if alias.name in MODULES]
+        else:
+            continue
+        for target in targets:
+            yield target, id(node) in top
+
+
+GRAPH = {name: {target for target, _ in _imports(name) if target != name} for name in MODULES}
+
+
+def _layer(name: str) -> str:
+    if name == "verl_compat.registry":
+        return "registry"
+    if name.startswith(TOOLS):
+        return "tool"
+    if name.startswith(FIXES):
+        return "fix"
+    return "core"
+
+
+def test_no_import_cycle():
+    state = {}
+
+    def visit(name, path):
+        if state.get(name) == "done":
+            return
+        assert state.get(name) != "open", f"import cycle: {' -> '.join(path + [name])}"
+        state[name] = "open"
+        for target in sorted(GRAPH[name]):
+            visit(target, path + [name])
+        state[name] = "done"
+
+    for name in MODULES:
+        # A submodule's parent package runs first anyway: an edge to it is no dependency.
+        GRAPH[name] -= {parent for parent in MODULES if name.startswith(parent + ".")}
+        visit(name, [])
+
+
+def test_no_function_level_import_of_the_package():
+    late = [(name, target) for name in MODULES for target, top in _imports(name) if not top]
+    assert late == []
+
+
+def test_registry_is_a_leaf():
+    assert GRAPH["verl_compat.registry"] == set()
+
+
+@pytest.mark.parametrize(
+    "layer, never",
+    [("registry", {"core", "fix", "tool"}), ("core", {"fix", "tool"}), ("fix", {"tool"}), ("tool", {"fix"})],
+)
+def test_imports_run_one_way(layer, never):
+    wrong = [
+        (name, target)
+        for name in MODULES
+        if _layer(name) == layer
+        for target in GRAPH[name]
+        if _layer(target) in never and target != "verl_compat"
+    ]
+    assert wrong == []
+
+
+def test_the_tools_name_no_fix():
+    """doctor (and every tool) knows fixes only through the contract: no fix's NAME appears there."""
+    declared = (re.search(r'^NAME = "(\w+)"', path.read_text(encoding="utf-8"), re.M) for path in _paths("fix"))
+    names = {match.group(1) for match in declared if match}
+    assert {"torch_memory", "oom_snapshot", "propagation"} <= names
+    for path in _paths("tool"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        literals = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+        assert not names & literals, f"{path} names a fix"
+
+
+def _paths(layer: str) -> list:
+    return [path for name, path in MODULES.items() if _layer(name) == layer]

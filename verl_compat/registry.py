@@ -1,0 +1,122 @@
+"""The fix registry: which fixes exist, the contract they fit, and the fail-open guard.
+
+A leaf: standard library only, and nothing of verl-compat's own, so that every other module (the
+core, each fix, the tools) may import it, and importing a fix costs no wrapt or verl import.
+
+A fix is a module (or package) named once in :data:`FIX_MODULES` that fits :class:`Fix`
+(``docs/fix_contract.md``). The core loads each one under its own guard: one that fails to import
+or does not fit the contract is skipped and reported, and the others still work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import threading
+from typing import Callable, Mapping, Protocol, runtime_checkable
+
+logger = logging.getLogger("verl_compat")
+
+# Each name is a module that fits :class:`Fix`. ``propagation`` is not a fix of verl but fits the
+# contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks.
+FIX_MODULES = ("verl_compat.fixes.torch_memory", "verl_compat.fixes.oom_snapshot", "verl_compat.propagation")
+
+# The optional trainer hooks: the core runs them on every trainer class (verl_compat.trainers).
+TRAINER_HOOKS = ("on_trainer_init", "before_step", "after_step")
+
+
+@dataclasses.dataclass(frozen=True)
+class Patch:
+    """Wrap ``path`` (``"Class.method"``) with a wrapt-style ``wrapper``, in the target module or,
+    where ``owner`` is given, on that object (a trainer subclass defined outside verl)."""
+
+    path: str
+    wrapper: Callable
+    why: str = ""
+    owner: object = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What a fix wraps in one module, and what it leaves alone there and why (``path -> reason``)."""
+
+    patches: tuple = ()
+    skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+@runtime_checkable
+class Fix(Protocol):
+    """The contract every fix fits. Required::
+
+        NAME       the name users put in VERL_COMPAT_DISABLED_FIXES
+        TARGETS    modules the fix wraps something in, when they are imported (may be empty)
+
+    Optional parts, found with ``getattr`` (ddtrace's way), each run by the core under :func:`guard`:
+
+        patches(module) -> Plan    what to wrap in one of TARGETS, decided by probes, no side effects
+        on_trainer_init(trainer)   right after a trainer's __init__, before it builds workers
+        before_step(trainer)       once per step, as the trainer's step-end profiling starts
+        after_step(trainer)        once per step, after the trainer's own step-end profiling
+        prepare_config(config)     the config step on a launcher's config, before Ray ships it
+        describe(config) -> dict   what the fix would do to a config (doctor; the keys in
+                                   docs/fix_contract.md)
+        describe_trainer(cls) -> dict   whether and how its trainer hooks serve a class (doctor --trainer)
+        doctor_rows() -> list      extra (label, value) rows for doctor's "patches" section
+        state() -> dict            merged into the fix's entry of status()
+        reset()                    forget per-activation state (deactivate)
+    """
+
+    NAME: str
+    TARGETS: tuple
+
+
+def first_line(exc: BaseException) -> str:
+    """``"Type: first line of the message"``: how every error is named in one line."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+# --- fail open --------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_errors: dict = {}  # (fix, where) -> count
+
+
+@contextlib.contextmanager
+def guard(fix: str, where: str):
+    """Run the shim's own logic fail-open: log the first error per (fix, where), never raise."""
+    try:
+        yield
+    except Exception:
+        with _lock:
+            count = _errors.get((fix, where), 0)
+            _errors[(fix, where)] = count + 1
+        if count == 0:
+            logger.exception(
+                "verl-compat: fix %r failed in %s; the run continues without it there "
+                "(set VERL_COMPAT_DISABLED_FIXES=%s to turn it off)",
+                fix,
+                where,
+                fix,
+            )
+
+
+def run_hook(fix, hook: str, *args):
+    """``fix.<hook>(*args)`` under the guard if the fix has it; its result, or None."""
+    function = getattr(fix, hook, None)
+    if callable(function):
+        with guard(fix.NAME, hook):
+            return function(*args)
+    return None
+
+
+def errors(fix: str) -> dict:
+    """``where -> count`` of the shim errors of ``fix`` so far."""
+    with _lock:
+        return {where: count for (name, where), count in _errors.items() if name == fix}
+
+
+def clear_errors() -> None:
+    with _lock:
+        _errors.clear()

@@ -90,9 +90,10 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, capsys):
 
     assert run_migrate("--diff", script) == 0
     assert script.read_text() == before
+    name = script.as_posix().lstrip("/")  # git's a/tmp/run.sh for /tmp/run.sh, not a//tmp/run.sh
     assert capsys.readouterr().out == textwrap.dedent(f"""\
-        --- a/{script}
-        +++ b/{script}
+        --- a/{name}
+        +++ b/{name}
         @@ -1,3 +1,6 @@
          python3 -m verl.trainer.main_ppo \\
         -    actor_rollout_ref.actor.profiler.tool=torch_memory \\

@@ -14,7 +14,7 @@ from pyrun import run, run_python
 from verl_compat import cli, migrate
 
 DATA = Path(__file__).parent / "data" / "migrate"
-GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if ".migrated." not in path.name)
+GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if path.is_file() and ".migrated." not in path.name)
 # Extra arguments per golden input; the others derive the steps from trainer.total_training_steps.
 GOLDEN_ARGS = {"legacy_last_line.sh": ["--steps", "2,4"]}
 LEGACY_LINE = "actor_rollout_ref.actor.profiler.tool=torch_memory"
@@ -27,6 +27,7 @@ def golden_output(name: str) -> Path:
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text))
     return path
 
@@ -38,15 +39,15 @@ def run_migrate(*args) -> int:
 @pytest.mark.parametrize("name", GOLDEN_INPUTS)
 def test_golden_in_place_then_idempotent(tmp_path, capsys, name):
     path = shutil.copy(DATA / name, tmp_path / name)
-    expected = golden_output(name).read_text()
+    expected = golden_output(name).read_bytes()  # bytes: line ends and non-UTF-8 bytes are kept too
 
     assert run_migrate(*GOLDEN_ARGS.get(name, []), path) == 0
-    assert Path(path).read_text() == expected
+    assert Path(path).read_bytes() == expected
     assert capsys.readouterr().err == f"migrated {path}\n1 migrated, 0 unchanged, 0 refused\n"
 
     assert run_migrate("--check", path) == 0, "a second run finds nothing left to migrate"
     assert run_migrate(path) == 0
-    assert Path(path).read_text() == expected
+    assert Path(path).read_bytes() == expected
     assert capsys.readouterr().err == "0 to migrate, 1 unchanged, 0 refused\n0 migrated, 1 unchanged, 0 refused\n"
 
 
@@ -387,7 +388,9 @@ def test_console_script_and_module_entry_point(tmp_path):
 
 
 def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
-    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback."""
+    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback, once a
+    file needs it (a file with nothing to migrate needs neither ruamel.yaml nor Hydra)."""
+    (tmp_path / "x.yaml").write_text("global_profiler:\n  tool: torch_memory\n")
     block = textwrap.dedent("""\
         import sys
         class Block:
@@ -465,3 +468,82 @@ def test_help_is_plain_text_with_exit_codes_and_an_example(capsys):
     assert "exit status:\n  0  nothing left to migrate" in text
     assert "  2  a file was refused" in text
     assert "verl-compat migrate --steps 1,5,10 run_profile.sh" in text
+
+
+def test_point_5_files_left_alone(tmp_path, capsys):
+    """Already in the new form with steps from the shell (a third-party script), and usage text
+    that names the legacy key (``echo``, ``printf``, a here-document for ``cat``): not launches,
+    so nothing to migrate and nothing refused."""
+    paths = [shutil.copy(path, tmp_path) for path in sorted((DATA / "unchanged").iterdir())]
+    before = [Path(path).read_bytes() for path in paths]
+
+    assert run_migrate("--check", *paths) == 0
+    assert [Path(path).read_bytes() for path in paths] == before
+    assert capsys.readouterr().err == f"0 to migrate, {len(paths)} unchanged, 0 refused\n"
+
+
+def test_tool_from_a_shell_variable_the_file_sets_is_refused(tmp_path, capsys):
+    path = shutil.copy(DATA / "refused" / "tool_from_variable.sh", tmp_path)
+
+    assert run_migrate("--check", path) == 2
+    refusal = capsys.readouterr().err.splitlines()[0]
+    assert refusal.startswith(f"{path}:3, {path}:5: actor_rollout_ref.actor.profiler.tool is a shell variable")
+
+
+def test_a_legacy_key_in_a_here_document_that_is_not_only_printed_is_refused(tmp_path, capsys):
+    script = write(
+        tmp_path,
+        "submit.sh",
+        f"""\
+        cat > job.sh <<EOF
+        python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=2
+        EOF
+        sbatch job.sh
+        """,
+    )
+    assert run_migrate("--check", script) == 2
+    assert capsys.readouterr().err.startswith(f"{script}:2: ")
+
+
+VERL_EXAMPLE = DATA / "vendored" / "run_qwen2_5_vl_7b_torch_memory.sh"
+IGNORE_MARKER = "# verl-compat: ignore"
+
+
+def test_verl_own_example_is_refused_and_the_ignore_marker_lets_it_through(tmp_path, capsys):
+    """verl's examples/profile/run_qwen2_5_vl_7b_torch_memory.sh (0.8.0 and later) sets
+    ``global_profiler.tool=torch_memory`` without steps or a step count: refused. A
+    ``# verl-compat: ignore`` comment on the line (or right above the command) leaves it alone."""
+    path = shutil.copy(VERL_EXAMPLE, tmp_path)
+    assert run_migrate("--check", path) == 2
+    assert f"{path}:108: global_profiler.tool=torch_memory without global_profiler.steps" in capsys.readouterr().err
+
+    text = Path(path).read_text()
+    marked = text.replace("global_profiler.tool=torch_memory\n", f"global_profiler.tool=torch_memory  {IGNORE_MARKER}\n")
+    above = text.replace('"${LAUNCH[@]}" -m verl.trainer.main_ppo', f'{IGNORE_MARKER}\n"${{LAUNCH[@]}}" -m verl.trainer.main_ppo')
+    for variant in (marked, above):
+        assert variant != text
+        Path(path).write_text(variant)
+        assert run_migrate("--check", path) == 0
+    assert capsys.readouterr().err == "0 to migrate, 1 unchanged, 0 refused\n" * 2
+
+
+def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys):
+    """docs/migrate.md's hook entry excludes a vendored verl tree with pre-commit's ``exclude``
+    (a regex pre-commit searches each path with): verl's own example is not checked, the team's own
+    scripts still are, and a refusal in them still fails the hook."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    docs = (Path(__file__).parents[2] / "docs" / "migrate.md").read_text()
+    snippet = re.search(r"```yaml\n(- repo: <verl-compat repository>.*?exclude:.*?)```", docs, re.DOTALL).group(1)
+    (hook,) = YAML(typ="safe").load(snippet)[0]["hooks"]
+    vendored = tmp_path / "third_party" / "verl" / "examples" / "profile" / VERL_EXAMPLE.name
+    vendored.parent.mkdir(parents=True)
+    shutil.copy(VERL_EXAMPLE, vendored)
+    own = write(tmp_path, "scripts/run_profile.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    checked = [path for path in (vendored, own) if not re.search(hook["exclude"], path.relative_to(tmp_path).as_posix())]
+
+    assert checked == [own]
+    assert run_migrate("--check", *checked) == 2
+    assert capsys.readouterr().err.startswith(f"{own}:1: ")

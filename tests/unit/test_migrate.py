@@ -518,8 +518,9 @@ def test_verl_own_example_is_refused_and_the_ignore_marker_lets_it_through(tmp_p
     assert f"{path}:108: global_profiler.tool=torch_memory without global_profiler.steps" in capsys.readouterr().err
 
     text = Path(path).read_text()
-    marked = text.replace("global_profiler.tool=torch_memory\n", f"global_profiler.tool=torch_memory  {IGNORE_MARKER}\n")
-    above = text.replace('"${LAUNCH[@]}" -m verl.trainer.main_ppo', f'{IGNORE_MARKER}\n"${{LAUNCH[@]}}" -m verl.trainer.main_ppo')
+    tool, launch = "global_profiler.tool=torch_memory\n", '"${LAUNCH[@]}" -m verl.trainer.main_ppo'
+    marked = text.replace(tool, f"{tool[:-1]}  {IGNORE_MARKER}\n")
+    above = text.replace(launch, f"{IGNORE_MARKER}\n{launch}")
     for variant in (marked, above):
         assert variant != text
         Path(path).write_text(variant)
@@ -542,8 +543,72 @@ def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys
     vendored.parent.mkdir(parents=True)
     shutil.copy(VERL_EXAMPLE, vendored)
     own = write(tmp_path, "scripts/run_profile.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
-    checked = [path for path in (vendored, own) if not re.search(hook["exclude"], path.relative_to(tmp_path).as_posix())]
+    relative = {path: path.relative_to(tmp_path).as_posix() for path in (vendored, own)}
+    checked = [path for path, name in relative.items() if not re.search(hook["exclude"], name)]
 
     assert checked == [own]
     assert run_migrate("--check", *checked) == 2
     assert capsys.readouterr().err.startswith(f"{own}:1: ")
+
+
+@pytest.fixture
+def fix_modules(monkeypatch):
+    """Registers extra fix modules (from tests/support) the way a contributor would: one more name
+    in the registry. migrate's rule discovery reads the registry through ``rules.fix_modules``."""
+    from verl_compat.migrate import rules
+
+    def register(*names):
+        registered = (*rules.fix_modules(), *names)
+        monkeypatch.setattr(rules, "fix_modules", lambda: registered)
+        rules.rules.cache_clear()
+        rules.defaults.cache_clear()
+
+    yield register
+    rules.rules.cache_clear()
+    rules.defaults.cache_clear()
+
+
+def test_a_fix_adds_its_rules_without_touching_migrate(tmp_path, fix_modules):
+    """tests/support/renamed_key_fix has only a migrate_rules module (a renamed and a removed key):
+    registered, its rule runs next to torch_memory's on the same launch and YAML file."""
+    fix_modules("renamed_key_fix")
+    script = write(
+        tmp_path,
+        "run.sh",
+        f"""\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.old_total_steps=3 \\
+            trainer.obsolete_flag=True \\
+            {LEGACY_LINE}
+        """,
+    )
+    overlay = write(
+        tmp_path,
+        "overlay.yaml",
+        """\
+        trainer:
+          old_total_steps: 3  # three steps
+          obsolete_flag: true
+        """,
+    )
+    assert run_migrate("--steps", "1,3", script, overlay) == 0
+    assert script.read_text() == textwrap.dedent("""\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.total_training_steps=3 \\
+            global_profiler.tool=torch_memory \\
+            global_profiler.steps=[1,3] \\
+            actor_rollout_ref.actor.profiler.enable=True \\
+            actor_rollout_ref.actor.profiler.all_ranks=True
+        """)
+    assert overlay.read_text() == "trainer:\n  total_training_steps: 3  # three steps\n"
+    assert run_migrate("--check", script, overlay) == 0
+
+
+def test_a_fix_whose_rules_cannot_load_stops_migrate_with_one_line(tmp_path, capsys, fix_modules):
+    fix_modules("broken_rules_fix")
+    script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=1\n")
+
+    assert run_migrate("--check", script) == 2
+    assert capsys.readouterr().err == (
+        "verl-compat migrate: cannot load the migrate rules of broken_rules_fix (RuntimeError: broken on purpose)\n"
+    )

@@ -44,8 +44,7 @@ def migrate(text: str, kind: str = "shell", steps=None) -> str:
         for rule in rules.rules():
             lines = [text.count("\n", 0, match.start()) + 1 for match in rule.text_setting.finditer(text)]
             if lines:
-                raise Refused(
-                    lines, f"sets {rule.name} in a file that is not a shell script, YAML or Markdown: migrate it by hand"
-                )
+                where = "a file that is not a shell script, YAML or Markdown"
+                raise Refused(lines, f"sets {rule.name} in {where}: migrate it by hand")
         return text
     return shell.migrate_script(text, options)

@@ -26,7 +26,8 @@ EPILOG = """\
 exit status:
   0  nothing left to migrate (or everything migrated)
   1  --check: at least one file would change
-  2  a file was refused or could not be read, or ruamel.yaml / hydra-core is missing
+  2  a file was refused or could not be read, ruamel.yaml / hydra-core is missing,
+     or a fix's rules cannot be loaded
 
 examples:
   verl-compat migrate run_grpo.sh config/overlay.yaml    rewrite in place
@@ -41,8 +42,12 @@ _MISSING = "verl-compat migrate needs ruamel.yaml and hydra-core ({}): pip insta
 
 def _rule_list() -> str:
     """Each rule's name and the first paragraph of its docstring, for ``--help``."""
+    try:
+        found = rules.rules()
+    except rules.RulesError as error:
+        return f"  {error}"
     rows = []
-    for rule in rules.rules():
+    for rule in found:
         summary = " ".join(rule.__doc__.strip().split("\n\n")[0].split()).replace("``", "")
         rows.append(textwrap.fill(summary, 100, initial_indent=f"  {rule.name}: ", subsequent_indent="    "))
     return "\n".join(rows)
@@ -81,6 +86,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     """0: nothing left to migrate; 1: ``--check`` found files to migrate; 2: a file was refused
     or unreadable (the others are still processed), or a parser migrate needs is missing."""
+    try:
+        rules.rules()
+    except rules.RulesError as error:
+        print(f"verl-compat migrate: {error}", file=sys.stderr)
+        return 2
     status, counts = 0, {"migrated": 0, "unchanged": 0, "refused": 0}
     for path in args.paths:
         try:

@@ -20,18 +20,21 @@ def fix_modules() -> tuple:
     return FIX_MODULES
 
 
+class RulesError(Exception):
+    """A fix's ``migrate_rules`` module cannot be loaded."""
+
+
 @functools.lru_cache(maxsize=None)
 def rules() -> tuple:
-    """Every rule of every fix that has a ``migrate_rules`` module."""
+    """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
     found = []
     for module in fix_modules():
         name = f"{module}.migrate_rules"
         try:
-            spec = importlib.util.find_spec(name)
-        except ModuleNotFoundError:  # the fix is a module, not a package
-            spec = None
-        if spec is not None:
-            found += importlib.import_module(name).RULES
+            if hasattr(importlib.import_module(module), "__path__") and importlib.util.find_spec(name):
+                found += importlib.import_module(name).RULES
+        except Exception as error:
+            raise RulesError(f"cannot load the migrate rules of {module} ({type(error).__name__}: {error})") from error
     return tuple(found)
 
 

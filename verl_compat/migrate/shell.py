@@ -290,7 +290,7 @@ _PRINTERS = ("echo", "printf")
 
 def _shell_values(text: str, words: list, value_text: str) -> tuple:
     """For a value that is one shell variable, the ``(literal, line)`` pairs the script assigns it
-    (``TOOL=torch_memory``) or defaults it to (``${TOOL:-torch_memory}``)."""
+    (``NAME=value``) or defaults it to (``${NAME:-value}``)."""
     match = _VARIABLE.fullmatch(value_text)
     if not match:
         return ()

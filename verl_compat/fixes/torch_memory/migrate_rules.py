@@ -12,7 +12,9 @@ import re
 from ...rewrite import Delete, Refusal, Rename, Rule, Set
 from .config import ACTOR_PROFILER, GLOBAL_TOOL_KEY, LEGACY_KEY, SCHEMA_DEFAULTS, Case, detect, translate
 
-ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH = (f"{ACTOR_PROFILER}.{leaf}" for leaf in ("enable", "all_ranks", "ranks", "save_path"))
+ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH = (
+    f"{ACTOR_PROFILER}.{leaf}" for leaf in ("enable", "all_ranks", "ranks", "save_path")
+)
 TOOL, STEPS, SAVE_PATH = GLOBAL_TOOL_KEY, "global_profiler.steps", "global_profiler.save_path"
 TOTAL_STEPS = "trainer.total_training_steps"
 KEYS = (LEGACY_KEY, ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH, TOOL, STEPS, SAVE_PATH, TOTAL_STEPS)
@@ -73,7 +75,8 @@ class TorchMemoryToDistProfiler(Rule):
             return settings[key].value if key in settings else None
 
         steps = value(STEPS) if STEPS not in settings or settings[STEPS].known else ["$"]  # a list from the shell
-        profiler = {"tool": "torch_memory", "enable": value(ENABLE), "all_ranks": value(ALL_RANKS), "ranks": value(RANKS)}
+        profiler = {"tool": "torch_memory", "enable": value(ENABLE), "all_ranks": value(ALL_RANKS)}
+        profiler["ranks"] = value(RANKS)
         view = {"actor_rollout_ref": {"actor": {"profiler": profiler}}, "global_profiler": {"steps": steps}}
         detection = detect(view)
         if detection.case == Case.MIXED and ENABLE in settings:
@@ -121,9 +124,8 @@ def _refuse_unknown(settings: dict) -> None:
     enabled = ENABLE in settings and settings[ENABLE].known and settings[ENABLE].value is True
     for key in (STEPS, ENABLE, ALL_RANKS, RANKS):
         if key in settings and not settings[key].known and not (key == STEPS and enabled):
-            raise Refusal(
-                settings[key].lines, f"{key} comes from the shell or an interpolation: set it literally or migrate by hand"
-            )
+            message = f"{key} comes from the shell or an interpolation: set it literally or migrate by hand"
+            raise Refusal(settings[key].lines, message)
 
 
 def _every_step(settings: dict, tool) -> list:

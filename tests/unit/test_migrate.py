@@ -468,6 +468,7 @@ def test_help_is_plain_text_with_exit_codes_and_an_example(capsys):
     assert "exit status:\n  0  nothing left to migrate" in text
     assert "  2  a file was refused" in text
     assert "verl-compat migrate --steps 1,5,10 run_profile.sh" in text
+    assert "\n  torch_memory: The legacy actor_rollout_ref.actor.profiler.tool=torch_memory" in text, "the rules"
 
 
 def test_point_5_files_left_alone(tmp_path, capsys):
@@ -480,6 +481,19 @@ def test_point_5_files_left_alone(tmp_path, capsys):
     assert run_migrate("--check", *paths) == 0
     assert [Path(path).read_bytes() for path in paths] == before
     assert capsys.readouterr().err == f"0 to migrate, {len(paths)} unchanged, 0 refused\n"
+
+
+def test_a_shift_is_not_a_here_document(tmp_path):
+    script = write(
+        tmp_path,
+        "run.sh",
+        f"""\
+        STEPS=$((1 << 1))
+        python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=2
+        """,
+    )
+    assert run_migrate(script) == 0
+    assert "global_profiler.steps=[1,2]" in script.read_text()
 
 
 def test_tool_from_a_shell_variable_the_file_sets_is_refused(tmp_path, capsys):

@@ -106,6 +106,11 @@ class _Lexer:
         self.pending.append((delimiter, strip_tabs, self.lead, self.writes))
         return end
 
+    def _in_arithmetic(self, i: int) -> bool:
+        """``<<`` inside ``$(( … ))`` or ``(( … ))`` on the same line is a shift, not a here-document."""
+        before = self.text[self.text.rfind("\n", 0, i) + 1 : i]
+        return before.count("((") > before.count("))")
+
     def _skip_bodies(self, i: int) -> int:
         """Skips the bodies of the here-documents opened on the line that ends before ``i``."""
         text = self.text
@@ -124,7 +129,7 @@ class _Lexer:
     def _separator(self, i: int) -> int:
         """Handles the separator at ``i``; answers where to go on."""
         text, char, top = self.text, self.text[i], self.blocks[-1] if self.blocks else None
-        if text.startswith("<<", i) and not text.startswith("<<<", i):
+        if text.startswith("<<", i) and not text.startswith("<<<", i) and not self._in_arithmetic(i):
             return self._here_document(i)
         if char in "<>":
             self.writes |= char == ">"

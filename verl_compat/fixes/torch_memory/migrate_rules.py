@@ -23,7 +23,9 @@ KEYS = (LEGACY_KEY, ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH, TOOL, STEPS, SAVE
 class TorchMemoryToDistProfiler(Rule):
     """The legacy ``actor_rollout_ref.actor.profiler.tool=torch_memory`` (a snapshot after every step
     on every actor rank), and verl's own ``global_profiler.tool=torch_memory`` without steps or
-    without the actor's ``enable``, in verl's DistProfiler keys::
+    without the actor's ``enable``, in verl's DistProfiler keys.
+
+    The new form::
 
         global_profiler.tool=torch_memory global_profiler.steps=[1,2,...,N]
         actor_rollout_ref.actor.profiler.enable=True actor_rollout_ref.actor.profiler.all_ranks=True

@@ -626,3 +626,16 @@ def test_a_fix_whose_rules_cannot_load_stops_migrate_with_one_line(tmp_path, cap
     assert capsys.readouterr().err == (
         "verl-compat migrate: cannot load the migrate rules of broken_rules_fix (RuntimeError: broken on purpose)\n"
     )
+
+
+def test_a_file_with_nothing_to_migrate_imports_neither_hydra_nor_ruamel(tmp_path):
+    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers load only once a
+    file mentions a rule's setting."""
+    script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo global_profiler.tool=nsys\n")
+    block = textwrap.dedent("""\
+        import sys
+        from verl_compat import cli
+        status = cli.main(["migrate", "--check", sys.argv[1]])
+        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"hydra", "ruamel", "omegaconf"}))
+        """)
+    assert run_python(block, script, cwd=tmp_path).stdout == "0 []\n"

@@ -88,9 +88,10 @@ class Rule:
     """A rewrite rule: subclass it, say what it does in the docstring, and set
 
     - ``name``: a short name, shown in messages;
-    - ``keys``: the dotted keys it reads; migrate parses nothing else;
-    - ``mention``: a plain string every file it can concern contains (a script or page without
-      any rule's mention is not parsed: that is what keeps a pre-commit check over a checkout fast);
+    - ``keys``: the dotted keys it reads or writes; migrate parses nothing else, and finds where a
+      new YAML entry goes only along these;
+    - ``mentions``: plain strings of which every file it can concern contains one (a script or
+      page without any is not parsed: that is what keeps a pre-commit check over a checkout fast);
     - ``yaml_setting``: a regular expression matching the YAML entry that makes a document its
       business (a YAML file where no rule's matches is not parsed);
     - ``text_setting``: a regular expression for a setting of its own in a file that is neither a
@@ -104,7 +105,7 @@ class Rule:
 
     name = ""
     keys: tuple = ()
-    mention = ""
+    mentions: tuple = ()
     yaml_setting = re.compile(r"(?!)")
     text_setting = re.compile(r"(?!)")
     defaults: dict = {}

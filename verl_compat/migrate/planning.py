@@ -56,8 +56,8 @@ def keys() -> frozenset:
 
 
 def mentioned(text: str) -> bool:
-    """Whether a script or page can concern a rule (its ``mention`` is in it)."""
-    return any(rule.mention and rule.mention in text for rule in rules.rules())
+    """Whether a script or page can concern a rule (one of its ``mentions`` is in it)."""
+    return any(mention in text for rule in rules.rules() for mention in rule.mentions)
 
 
 def plan(found: dict, options: Options) -> list:
@@ -76,7 +76,12 @@ def plan(found: dict, options: Options) -> list:
                     f"{key} is set to {found[key].value!r} and to {value!r} for the same launch (Hydra would "
                     "take the last one): keep one",
                 )
-        edits += rule.plan(own, options)
+        planned = rule.plan(own, options)
+        for edit in planned:
+            for key in (edit.key, getattr(edit, "new_key", edit.key)):
+                if key not in rule.keys:  # the engines read (and know where to put) only these
+                    raise RuntimeError(f"migrate rule {rule.name} edits {key}, which is not in its keys")
+        edits += planned
     return edits
 
 

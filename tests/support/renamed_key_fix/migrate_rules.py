@@ -13,7 +13,7 @@ class RenamedTotalSteps(Rule):
 
     name = "renamed_key"
     keys = (OLD, NEW, GONE)
-    mention = "trainer.old_total_steps"
+    mentions = ("old_total_steps",)
     yaml_setting = re.compile(r"\bold_total_steps[ \t]*:")
     text_setting = re.compile(r"trainer\.old_total_steps\s*=")
 

@@ -36,7 +36,7 @@ class TorchMemoryToDistProfiler(Rule):
 
     name = "torch_memory"
     keys = KEYS
-    mention = "torch_memory"
+    mentions = ("torch_memory",)
     # ``tool: torch_memory``, quoted, tagged or anchored, block or flow style. verl's generated
     # configs name torch_memory only as a key of their tool configs, so they never match.
     yaml_setting = re.compile(r"""\btool["']?[ \t]*:[ \t]*(?:!!str[ \t]+)?(?:&\S+[ \t]+)?["']?torch_memory\b""")

@@ -16,6 +16,10 @@ verl's examples, recipes, tests and configs with third-party launch scripts:
 
 Runs ``migrate.run`` in this process (``--check``: nothing is written) ``--rounds`` times and reports
 the best round as files per second, with the split per kind of file from one more timed pass.
+
+Then what a pre-commit hook pays for one file with nothing to migrate: ``verl-compat migrate
+--check`` on one launch script of the corpus as a fresh process, next to ``import verl_compat`` and
+``python -c pass`` alone (interleaved, ``--process-rounds`` times, medians in ms).
 """
 
 import argparse
@@ -24,8 +28,11 @@ import io
 import json
 import random
 import shutil
+import sys
 import time
 from pathlib import Path
+
+from _envs import interleaved, summary
 
 from verl_compat import cli
 
@@ -171,6 +178,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--process-rounds", type=int, default=20)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
@@ -182,6 +190,12 @@ def main() -> None:
     result["per_kind_files_per_second"] = {
         kind: round(len(group) / timed(group), 1) for kind, group in sorted(kinds.items())
     }
+    console = str(Path(sys.executable).with_name("verl-compat"))
+    one_file = [console, "migrate", "--check", str(kinds["plain.sh"][0])]
+    commands = {"check_one_file": one_file, "import_verl_compat": [sys.executable, "-c", "import verl_compat"]}
+    commands["python"] = [sys.executable, "-c", "pass"]
+    times = interleaved(commands, args.process_rounds)
+    result["one_file_ms"] = {name: round(summary(samples)["median_ms"], 1) for name, samples in times.items()}
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")

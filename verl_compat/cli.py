@@ -32,7 +32,7 @@ docs: https://github.com/verl-compat/verl-compat#readme"""
 
 SUBCOMMANDS = {
     "doctor": ("verl_compat.doctor", "show versions, probes, auto-load and what the shim does to a config"),
-    "migrate": ("verl_compat.migrate", "rewrite legacy overrides and YAML keys into the new form"),
+    "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides and YAML keys into the new form"),
 }
 
 

@@ -14,7 +14,7 @@ from pyrun import run, run_python
 from verl_compat import cli, migrate
 
 DATA = Path(__file__).parent / "data" / "migrate"
-GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if ".migrated." not in path.name)
+GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if path.is_file() and ".migrated." not in path.name)
 # Extra arguments per golden input; the others derive the steps from trainer.total_training_steps.
 GOLDEN_ARGS = {"legacy_last_line.sh": ["--steps", "2,4"]}
 LEGACY_LINE = "actor_rollout_ref.actor.profiler.tool=torch_memory"
@@ -27,6 +27,7 @@ def golden_output(name: str) -> Path:
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text))
     return path
 
@@ -38,15 +39,15 @@ def run_migrate(*args) -> int:
 @pytest.mark.parametrize("name", GOLDEN_INPUTS)
 def test_golden_in_place_then_idempotent(tmp_path, capsys, name):
     path = shutil.copy(DATA / name, tmp_path / name)
-    expected = golden_output(name).read_text()
+    expected = golden_output(name).read_bytes()  # bytes: line ends and non-UTF-8 bytes are kept too
 
     assert run_migrate(*GOLDEN_ARGS.get(name, []), path) == 0
-    assert Path(path).read_text() == expected
+    assert Path(path).read_bytes() == expected
     assert capsys.readouterr().err == f"migrated {path}\n1 migrated, 0 unchanged, 0 refused\n"
 
     assert run_migrate("--check", path) == 0, "a second run finds nothing left to migrate"
     assert run_migrate(path) == 0
-    assert Path(path).read_text() == expected
+    assert Path(path).read_bytes() == expected
     assert capsys.readouterr().err == "0 to migrate, 1 unchanged, 0 refused\n0 migrated, 1 unchanged, 0 refused\n"
 
 
@@ -90,9 +91,10 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(tmp_path, capsys):
 
     assert run_migrate("--diff", script) == 0
     assert script.read_text() == before
+    name = script.as_posix().lstrip("/")  # git's a/tmp/run.sh for /tmp/run.sh, not a//tmp/run.sh
     assert capsys.readouterr().out == textwrap.dedent(f"""\
-        --- a/{script}
-        +++ b/{script}
+        --- a/{name}
+        +++ b/{name}
         @@ -1,3 +1,6 @@
          python3 -m verl.trainer.main_ppo \\
         -    actor_rollout_ref.actor.profiler.tool=torch_memory \\
@@ -386,7 +388,9 @@ def test_console_script_and_module_entry_point(tmp_path):
 
 
 def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
-    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback."""
+    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback, once a
+    file needs it (a file with nothing to migrate needs neither ruamel.yaml nor Hydra)."""
+    (tmp_path / "x.yaml").write_text("global_profiler:\n  tool: torch_memory\n")
     block = textwrap.dedent("""\
         import sys
         class Block:
@@ -464,3 +468,174 @@ def test_help_is_plain_text_with_exit_codes_and_an_example(capsys):
     assert "exit status:\n  0  nothing left to migrate" in text
     assert "  2  a file was refused" in text
     assert "verl-compat migrate --steps 1,5,10 run_profile.sh" in text
+    assert "\n  torch_memory: The legacy actor_rollout_ref.actor.profiler.tool=torch_memory" in text, "the rules"
+
+
+def test_point_5_files_left_alone(tmp_path, capsys):
+    """Already in the new form with steps from the shell (a third-party script), and usage text
+    that names the legacy key (``echo``, ``printf``, a here-document for ``cat``): not launches,
+    so nothing to migrate and nothing refused."""
+    paths = [shutil.copy(path, tmp_path) for path in sorted((DATA / "unchanged").iterdir())]
+    before = [Path(path).read_bytes() for path in paths]
+
+    assert run_migrate("--check", *paths) == 0
+    assert [Path(path).read_bytes() for path in paths] == before
+    assert capsys.readouterr().err == f"0 to migrate, {len(paths)} unchanged, 0 refused\n"
+
+
+def test_a_shift_is_not_a_here_document(tmp_path):
+    script = write(
+        tmp_path,
+        "run.sh",
+        f"""\
+        STEPS=$((1 << 1))
+        python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=2
+        """,
+    )
+    assert run_migrate(script) == 0
+    assert "global_profiler.steps=[1,2]" in script.read_text()
+
+
+def test_tool_from_a_shell_variable_the_file_sets_is_refused(tmp_path, capsys):
+    path = shutil.copy(DATA / "refused" / "tool_from_variable.sh", tmp_path)
+
+    assert run_migrate("--check", path) == 2
+    refusal = capsys.readouterr().err.splitlines()[0]
+    assert refusal.startswith(f"{path}:3, {path}:5: actor_rollout_ref.actor.profiler.tool is a shell variable")
+
+
+def test_a_legacy_key_in_a_here_document_that_is_not_only_printed_is_refused(tmp_path, capsys):
+    script = write(
+        tmp_path,
+        "submit.sh",
+        f"""\
+        cat > job.sh <<EOF
+        python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=2
+        EOF
+        sbatch job.sh
+        """,
+    )
+    assert run_migrate("--check", script) == 2
+    assert capsys.readouterr().err.startswith(f"{script}:2: ")
+
+
+VERL_EXAMPLE = DATA / "vendored" / "run_qwen2_5_vl_7b_torch_memory.sh"
+IGNORE_MARKER = "# verl-compat: ignore"
+
+
+def test_verl_own_example_is_refused_and_the_ignore_marker_lets_it_through(tmp_path, capsys):
+    """verl's examples/profile/run_qwen2_5_vl_7b_torch_memory.sh (0.8.0 and later) sets
+    ``global_profiler.tool=torch_memory`` without steps or a step count: refused. A
+    ``# verl-compat: ignore`` comment on the line (or right above the command) leaves it alone."""
+    path = shutil.copy(VERL_EXAMPLE, tmp_path)
+    assert run_migrate("--check", path) == 2
+    assert f"{path}:108: global_profiler.tool=torch_memory without global_profiler.steps" in capsys.readouterr().err
+
+    text = Path(path).read_text()
+    tool, launch = "global_profiler.tool=torch_memory\n", '"${LAUNCH[@]}" -m verl.trainer.main_ppo'
+    marked = text.replace(tool, f"{tool[:-1]}  {IGNORE_MARKER}\n")
+    above = text.replace(launch, f"{IGNORE_MARKER}\n{launch}")
+    for variant in (marked, above):
+        assert variant != text
+        Path(path).write_text(variant)
+        assert run_migrate("--check", path) == 0
+    assert capsys.readouterr().err == "0 to migrate, 1 unchanged, 0 refused\n" * 2
+
+
+def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys):
+    """docs/migrate.md's hook entry excludes a vendored verl tree with pre-commit's ``exclude``
+    (a regex pre-commit searches each path with): verl's own example is not checked, the team's own
+    scripts still are, and a refusal in them still fails the hook."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    docs = (Path(__file__).parents[2] / "docs" / "migrate.md").read_text()
+    snippet = re.search(r"```yaml\n(- repo: <verl-compat repository>.*?exclude:.*?)```", docs, re.DOTALL).group(1)
+    (hook,) = YAML(typ="safe").load(snippet)[0]["hooks"]
+    vendored = tmp_path / "third_party" / "verl" / "examples" / "profile" / VERL_EXAMPLE.name
+    vendored.parent.mkdir(parents=True)
+    shutil.copy(VERL_EXAMPLE, vendored)
+    own = write(tmp_path, "scripts/run_profile.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    relative = {path: path.relative_to(tmp_path).as_posix() for path in (vendored, own)}
+    checked = [path for path, name in relative.items() if not re.search(hook["exclude"], name)]
+
+    assert checked == [own]
+    assert run_migrate("--check", *checked) == 2
+    assert capsys.readouterr().err.startswith(f"{own}:1: ")
+
+
+@pytest.fixture
+def fix_modules(monkeypatch):
+    """Registers extra fix modules (from tests/support) the way a contributor would: one more name
+    in the registry. migrate's rule discovery reads the registry through ``rules.fix_modules``."""
+    from verl_compat.migrate import rules
+
+    def register(*names):
+        registered = (*rules.fix_modules(), *names)
+        monkeypatch.setattr(rules, "fix_modules", lambda: registered)
+        rules.rules.cache_clear()
+        rules.defaults.cache_clear()
+
+    yield register
+    rules.rules.cache_clear()
+    rules.defaults.cache_clear()
+
+
+def test_a_fix_adds_its_rules_without_touching_migrate(tmp_path, fix_modules):
+    """tests/support/renamed_key_fix has only a migrate_rules module (a renamed and a removed key):
+    registered, its rule runs next to torch_memory's on the same launch and YAML file."""
+    fix_modules("renamed_key_fix")
+    script = write(
+        tmp_path,
+        "run.sh",
+        f"""\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.old_total_steps=3 \\
+            trainer.obsolete_flag=True \\
+            {LEGACY_LINE}
+        """,
+    )
+    overlay = write(
+        tmp_path,
+        "overlay.yaml",
+        """\
+        trainer:
+          old_total_steps: 3  # three steps
+          obsolete_flag: true
+        """,
+    )
+    assert run_migrate("--steps", "1,3", script, overlay) == 0
+    assert script.read_text() == textwrap.dedent("""\
+        python3 -m verl.trainer.main_ppo \\
+            trainer.total_training_steps=3 \\
+            global_profiler.tool=torch_memory \\
+            global_profiler.steps=[1,3] \\
+            actor_rollout_ref.actor.profiler.enable=True \\
+            actor_rollout_ref.actor.profiler.all_ranks=True
+        """)
+    assert overlay.read_text() == "trainer:\n  total_training_steps: 3  # three steps\n"
+    assert run_migrate("--check", script, overlay) == 0
+
+
+def test_a_fix_whose_rules_cannot_load_stops_migrate_with_one_line(tmp_path, capsys, fix_modules):
+    fix_modules("broken_rules_fix")
+    script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=1\n")
+
+    assert run_migrate("--check", script) == 2
+    assert capsys.readouterr().err == (
+        "verl-compat migrate: cannot load the migrate rules of broken_rules_fix (RuntimeError: broken on purpose)\n"
+    )
+
+
+def test_a_file_with_nothing_to_migrate_imports_neither_hydra_nor_ruamel(tmp_path):
+    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers load only once a
+    file mentions a rule's setting."""
+    script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo global_profiler.tool=nsys\n")
+    block = textwrap.dedent("""\
+        import sys
+        from verl_compat import cli
+        status = cli.main(["migrate", "--check", sys.argv[1]])
+        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"hydra", "ruamel", "omegaconf"}))
+        """)
+    assert run_python(block, script, cwd=tmp_path).stdout == "0 []\n"

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from omegaconf import OmegaConf
 
 from verl_compat import migrate
+from verl_compat.fixes.torch_memory import migrate_rules as rule
+from verl_compat.migrate import shell
 
 ACTOR = "actor_rollout_ref.actor.profiler"
 UNRELATED = {
@@ -97,37 +99,37 @@ def legacy_configs(draw):
     total = draw(st.integers(1, 6))
     config = {}
     if form == "legacy":
-        config[migrate.LEGACY_KEY] = "torch_memory"
+        config[rule.LEGACY_KEY] = "torch_memory"
         global_tool = draw(st.sampled_from(["unset", None, "torch_memory"]))
         if global_tool != "unset":
-            config[migrate.TOOL] = global_tool
+            config[rule.TOOL] = global_tool
     else:
-        config[migrate.TOOL] = "torch_memory"
+        config[rule.TOOL] = "torch_memory"
     if form.startswith("legacy"):
         empty_steps = draw(st.sampled_from(["unset", None, []]))
         if empty_steps != "unset":
-            config[migrate.STEPS] = empty_steps
+            config[rule.STEPS] = empty_steps
         if draw(st.booleans()):
-            config[migrate.ENABLE] = draw(st.booleans())  # ignored by the legacy dump, forced by the shim
+            config[rule.ENABLE] = draw(st.booleans())  # ignored by the legacy dump, forced by the shim
     else:
-        config[migrate.STEPS] = sorted(draw(st.sets(st.integers(1, total), min_size=1)))
+        config[rule.STEPS] = sorted(draw(st.sets(st.integers(1, total), min_size=1)))
     if form == "new plus leftover key":
-        config[migrate.LEGACY_KEY] = "torch_memory"
-        config[migrate.ENABLE] = True
+        config[rule.LEGACY_KEY] = "torch_memory"
+        config[rule.ENABLE] = True
     ranks = draw(st.sampled_from(["unset", "all", "not all", "listed"]))
     if ranks in ("all", "not all"):
-        config[migrate.ALL_RANKS] = ranks == "all"
+        config[rule.ALL_RANKS] = ranks == "all"
     elif ranks == "listed":
-        config[migrate.RANKS] = [0, 1]
+        config[rule.RANKS] = [0, 1]
     save_path = draw(st.sampled_from(SAVE_PATHS))
     where = draw(st.sampled_from(["unset", "actor", "global", "both"]))
     if where in ("actor", "both"):
-        config[migrate.ACTOR_SAVE_PATH] = save_path
+        config[rule.ACTOR_SAVE_PATH] = save_path
     if where in ("global", "both"):
-        config[migrate.SAVE_PATH] = save_path
+        config[rule.SAVE_PATH] = save_path
     steps = None
     if draw(st.booleans()):
-        config[migrate.TOTAL_STEPS] = total
+        config[rule.TOTAL_STEPS] = total
     elif form.startswith("legacy"):
         steps = list(range(1, total + 1))
     for key in draw(st.sets(st.sampled_from(sorted(UNRELATED)))):
@@ -223,7 +225,7 @@ def test_yaml_migration_is_idempotent_and_keeps_the_behaviour(data):
     new = migrate.migrate(old, "yaml", steps=steps)
 
     assert migrate.migrate(new, "yaml") == new
-    assert OmegaConf.select(OmegaConf.create(new), migrate.LEGACY_KEY) is None
+    assert OmegaConf.select(OmegaConf.create(new), rule.LEGACY_KEY) is None
     assert verl_behaviour(composed(overlay=new)) == legacy_meaning(composed(overlay=old), steps), new
 
 
@@ -235,7 +237,7 @@ def test_script_migration_is_idempotent_and_keeps_the_behaviour(data):
     new = migrate.migrate(old, "shell", steps=steps)
 
     assert migrate.migrate(new, "shell") == new
-    assert migrate.LEGACY_KEY + "=" not in new
+    assert rule.LEGACY_KEY + "=" not in new
     before = legacy_meaning(composed(overrides=overrides(old)), steps)
     assert verl_behaviour(composed(overrides=overrides(new))) == before, new
 
@@ -260,6 +262,6 @@ def test_shell_words_split_like_posix_shlex(words, quote, separator):
     quoted = list(map(quote, words))
     script = "cmd" + separator + separator.join(quoted) + "  # a comment\n"
     plain = separator.replace("\\\n", "")
-    assert [word.text for word in migrate._shell_words(script)] == shlex.split(
+    assert [word.text for word in shell.split_words(script)] == shlex.split(
         "cmd" + plain + plain.join(quoted) + "  # a comment\n", comments=True
     )

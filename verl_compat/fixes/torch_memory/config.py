@@ -30,6 +30,12 @@ LEGACY_KEY = "actor_rollout_ref.actor.profiler.tool"
 GLOBAL_TOOL_KEY = "global_profiler.tool"
 ACTOR_PROFILER = "actor_rollout_ref.actor.profiler"
 _ACTOR_PROFILER = ACTOR_PROFILER
+# verl's own values of the two actor keys that follow global_profiler (``actor/actor.yaml``,
+# 0.6.1-0.9.1): a complete trainer config spells them so, and they are not a user's setting.
+SCHEMA_DEFAULTS = {
+    LEGACY_KEY: "${oc.select:global_profiler.tool,null}",
+    f"{ACTOR_PROFILER}.save_path": "${oc.select:global_profiler.save_path,null}",
+}
 
 
 class Case(enum.IntEnum):

@@ -9,7 +9,7 @@ ray job submit --address="http://127.0.0.1:8265" -- \
   +data.custom_setting=1 \
   actor_rollout_ref.actor.profiler.all_ranks=True \
   trainer.total_epochs=$TOTAL_EPOCHS \
-  global_profiler.tool=torch_memory \
+  'global_profiler.tool=torch_memory' \
   global_profiler.steps=[2,4] \
   actor_rollout_ref.actor.profiler.enable=True
 # Old experiment, kept for reference:

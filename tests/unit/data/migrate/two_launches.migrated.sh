@@ -2,7 +2,7 @@
 # Two runs from one script: each command is its own configuration.
 for seed in 1 2; do
   python3 -m verl.trainer.main_ppo \
-      global_profiler.tool=torch_memory \
+      ++global_profiler.tool=torch_memory \
       global_profiler.steps=[1,2] \
       actor_rollout_ref.actor.profiler.enable=True \
       actor_rollout_ref.actor.profiler.ranks=[0] \

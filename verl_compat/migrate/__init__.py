@@ -1,0 +1,50 @@
+"""``verl-compat migrate``: rewrite legacy configs into verl's own keys, so they work without the shim.
+
+The shim keeps a legacy config working only while it is installed; migrating is how a user stops
+needing it. migrate knows no key itself: each fix supplies rewrite rules (its ``migrate_rules``
+module, :mod:`verl_compat.rewrite` has the contract, :mod:`.rules` finds them), and migrate's
+engines read launch scripts (:mod:`.shell`), YAML configs (:mod:`.yaml_config`) and Markdown pages
+(:mod:`.markdown`) into configurations, ask the rules for edits (:mod:`.planning`) and apply them.
+
+A configuration is what one launch can receive: a command of a launch script with the bash arrays
+it expands (one configuration per combination of the ``if``/``case`` arms those arrays are set in),
+a whole YAML file, or a fenced shell block of a Markdown page. Only a configuration some rule is
+concerned by is read closely; the others are left as they are, without complaint, and a file that
+mentions no rule's setting is not parsed at all (most of a checkout: that is what makes a pre-commit
+check over it fast). Nothing is guessed: a rule refuses, naming the lines, and the file is left as
+it was. Only the overrides or YAML entries that change are rewritten; every other byte stays.
+
+Hydra (the override grammar) and ruamel.yaml are imported only when a file needs them.
+"""
+
+from __future__ import annotations
+
+from ..rewrite import Options, Refusal
+from . import markdown, planning, rules, shell, yaml_config
+from .files import kind_of
+
+Refused = Refusal  # what migrate raises when migrating would mean guessing
+
+__all__ = ["Refused", "kind_of", "migrate"]
+
+
+def migrate(text: str, kind: str = "shell", steps=None) -> str:
+    """``text`` in the new form (unchanged when there is nothing to migrate); raises ``Refused``.
+
+    ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown`` or ``other``.
+    """
+    options = Options(steps)
+    if kind == "yaml":
+        return yaml_config.migrate_yaml(text, options)
+    if not planning.mentioned(text):
+        return text
+    if kind == "markdown":
+        return markdown.migrate_page(text, lambda block: migrate(block, "shell", steps))
+    if kind == "other":
+        for rule in rules.rules():
+            lines = [text.count("\n", 0, match.start()) + 1 for match in rule.text_setting.finditer(text)]
+            if lines:
+                where = "a file that is not a shell script, YAML or Markdown"
+                raise Refused(lines, f"sets {rule.name} in {where}: migrate it by hand")
+        return text
+    return shell.migrate_script(text, options)

@@ -1,0 +1,127 @@
+"""The ``verl-compat migrate`` command: ``add_arguments(parser)`` and ``run(args)`` (cli.py's contract)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+
+from . import files, migrate, rules
+from ..rewrite import Refusal
+
+DESCRIPTION = """\
+Rewrite legacy verl configs into verl's own keys, so launch scripts and YAML configs work
+without verl-compat. The rules come from verl-compat's fixes:
+
+{rules}
+
+Reads shell scripts (.sh, .bash or a shell shebang), YAML configs (.yaml, .yml) and the fenced
+shell blocks of Markdown pages (.md). A file is refused, named with the lines to look at and left
+as it was, when migrating it would mean guessing (for example no step count: pass --steps).
+A configuration with a `# verl-compat: ignore` comment on one of its lines, or right above
+one, is left as it is."""
+
+EPILOG = """\
+exit status:
+  0  nothing left to migrate (or everything migrated)
+  1  --check: at least one file would change
+  2  a file was refused or could not be read, ruamel.yaml / hydra-core is missing,
+     or a fix's rules cannot be loaded
+
+examples:
+  verl-compat migrate run_grpo.sh config/overlay.yaml    rewrite in place
+  verl-compat migrate --diff run_grpo.sh                 show the change, write nothing
+  verl-compat migrate --check examples/*.sh              exit 1 if anything would change
+  verl-compat migrate --steps 1,5,10 run_profile.sh      snapshot these steps
+
+Each run ends with one line on stderr: N migrated, M unchanged, K refused."""
+
+_MISSING = "verl-compat migrate needs ruamel.yaml and hydra-core ({}): pip install 'verl-compat[migrate]'"
+
+
+def _rule_list() -> str:
+    """Each rule's name and the first paragraph of its docstring, for ``--help``."""
+    try:
+        found = rules.rules()
+    except rules.RulesError as error:
+        return f"  {error}"
+    rows = []
+    for rule in found:
+        summary = " ".join(rule.__doc__.strip().split("\n\n")[0].split()).replace("``", "")
+        rows.append(textwrap.fill(summary, 100, initial_indent=f"  {rule.name}: ", subsequent_indent="    "))
+    return "\n".join(rows)
+
+
+def _step_list(text: str) -> list:
+    try:
+        steps = [int(step) for step in text.strip().removeprefix("[").removesuffix("]").split(",")]
+    except ValueError:
+        steps = []
+    if not steps or min(steps) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive step numbers like 1,2,3 or [1,2,3], got {text!r}")
+    return steps
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description, parser.epilog = DESCRIPTION.format(rules=_rule_list()), EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="shell scripts, YAML configs (.yaml, .yml), Markdown pages (.md)",
+    )
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+    parser.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
+    parser.add_argument(
+        "--steps",
+        type=_step_list,
+        help="steps to snapshot where the config means every step: 1,2,3 or [1,2,3] "
+        "(default: 1..N, N = the step count of the same command or YAML file)",
+    )
+
+
+def run(args) -> int:
+    """0: nothing left to migrate; 1: ``--check`` found files to migrate; 2: a file was refused
+    or unreadable (the others are still processed), or a parser migrate needs is missing."""
+    try:
+        rules.rules()
+    except rules.RulesError as error:
+        print(f"verl-compat migrate: {error}", file=sys.stderr)
+        return 2
+    status, counts = 0, {"migrated": 0, "unchanged": 0, "refused": 0}
+    for path in args.paths:
+        try:
+            raw, old = files.read(path)
+            new = migrate(old, files.kind_of(path, old), args.steps)
+        except Refusal as refusal:
+            where = ", ".join(f"{path}:{line}" for line in refusal.lines) or str(path)
+            print(f"{where}: {refusal.message}; not migrated", file=sys.stderr)
+            status, counts["refused"] = 2, counts["refused"] + 1
+            continue
+        except (OSError, files.Unreadable) as error:
+            print(f"{path}: cannot read: {' '.join(str(error).split())}; not migrated", file=sys.stderr)
+            status, counts["refused"] = 2, counts["refused"] + 1
+            continue
+        except ImportError as error:  # Hydra or ruamel.yaml, imported only once a file needs them
+            if (error.name or "").split(".")[0] not in ("hydra", "ruamel"):
+                raise
+            print(_MISSING.format(error), file=sys.stderr)
+            return 2
+        if new == old:
+            counts["unchanged"] += 1
+            continue
+        counts["migrated"] += 1
+        if args.diff:
+            sys.stdout.writelines(files.diff(path, old, new))
+        if args.check:
+            print(f"would migrate {path}", file=sys.stderr)
+            status = max(status, 1)
+        elif not args.diff:
+            files.write_atomically(path, files.restore(raw, old, new))
+            print(f"migrated {path}", file=sys.stderr)
+    done = "to migrate" if args.check or args.diff else "migrated"
+    print(f"{counts['migrated']} {done}, {counts['unchanged']} unchanged, {counts['refused']} refused", file=sys.stderr)
+    return status

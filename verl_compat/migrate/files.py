@@ -1,0 +1,92 @@
+"""Files: what kind a file is, its text as the engines see it, and writing it back.
+
+The engines work on text with ``\\n`` line ends. A file is read as bytes and decoded as UTF-8 with
+``surrogateescape``, so a Latin-1 comment or a stray byte survives untouched; its CRLF line ends are
+set aside and given back line by line, so every line the edit does not touch comes back byte for
+byte, whatever mix of line ends the file has.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import stat
+import tempfile
+from pathlib import Path
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+_MARKDOWN_SUFFIXES = (".md", ".markdown")
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
+
+
+def kind_of(path: Path, text: str) -> str:
+    """``yaml``, ``markdown``, ``shell`` (by suffix, or a shebang naming a shell), or ``other``."""
+    suffix = path.suffix.lower()
+    if suffix in _YAML_SUFFIXES:
+        return "yaml"
+    if suffix in _MARKDOWN_SUFFIXES:
+        return "markdown"
+    first_line = text[: text.find("\n")] if text.startswith("#!") else ""
+    if suffix in _SHELL_SUFFIXES or re.search(r"\b(ba|z|k|da)?sh\b", first_line):
+        return "shell"
+    return "other"
+
+
+def read(path: Path) -> tuple:
+    """``(raw, text)``: the file decoded (bytes that are not UTF-8 kept as surrogates), and the same
+    with ``\\r\\n`` as ``\\n``, which the engines edit."""
+    raw = path.read_bytes().decode("utf-8", "surrogateescape")
+    return raw, raw.replace("\r\n", "\n")
+
+
+def restore(raw: str, text: str, new: str) -> str:
+    """``new`` (an edit of ``text``, the ``\\n`` form of ``raw``) with ``raw``'s line ends: a line
+    the edit kept keeps its own, a new line takes the one of the line it replaces or follows."""
+    if "\r\n" not in raw:
+        return new
+    raw_lines, old_lines, new_lines = raw.split("\n"), text.split("\n"), new.split("\n")
+    endings = ["\r\n" if line.endswith("\r") else "\n" for line in raw_lines[:-1]]
+    common = max(set(endings), key=endings.count)
+    out = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for offset, j in enumerate(range(j1, j2)):
+            i = i1 + offset if tag == "equal" else i1 if i1 < len(endings) else i1 - 1
+            ending = endings[i] if 0 <= i < len(endings) else common
+            out.append(new_lines[j] + ("" if j == len(new_lines) - 1 else ending))
+    return "".join(out)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` in one step (same directory, then ``os.replace``), keeping its mode, so a
+    crash or a full disk never leaves a half-written launch script."""
+    path = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(path.stat().st_mode)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(text.encode("utf-8", "surrogateescape"))
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def diff(path: Path, text: str, new: str) -> list:
+    """A unified diff with git's ``a/`` and ``b/`` headers (``a/tmp/x.sh`` for ``/tmp/x.sh``)."""
+    name = path.as_posix().lstrip("/")
+    return list(difflib.unified_diff(_diff_lines(text), _diff_lines(new), f"a/{name}", f"b/{name}"))
+
+
+def _diff_lines(text: str) -> list:
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    lines = text.splitlines(True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+class Unreadable(Exception):
+    """The file cannot be parsed as what it claims to be (a YAML syntax error)."""

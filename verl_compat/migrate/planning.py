@@ -1,0 +1,90 @@
+"""What one configuration needs, whatever the file format: its settings, read by an engine, go to
+the rules (:mod:`.rules`), and their edits come back for the engine to apply.
+
+A configuration is what one launch receives (a command with the bash arrays it expands, one
+combination of ``if``/``case`` arms), or one YAML document. Nothing is guessed: a key that the
+configuration sets to two values, where a rule is concerned, is refused before the rule plans.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ..rewrite import Options, Refusal, Setting
+from . import rules
+
+# ``# verl-compat: ignore`` on a line of a configuration, or right above one, leaves it as it is.
+IGNORE = re.compile(r"#[ \t]*verl-compat:[ \t]*ignore\b")
+
+
+@dataclasses.dataclass
+class Found:
+    """One key as an engine reads it: the :class:`Setting` a rule sees, and the places to edit."""
+
+    key: str
+    value: object
+    known: bool  # False when only the shell or an OmegaConf resolver knows the value
+    lines: list
+    places: list
+    others: list = dataclasses.field(default_factory=list)  # (value, known, line) it is also set to
+    shell_values: tuple = ()
+
+    def setting(self) -> Setting:
+        others = tuple((value, known) for value, known, _ in self.others)
+        return Setting(self.key, self.value, self.known, tuple(self.lines), others, self.shell_values)
+
+
+def add(found: dict, key: str, value, known: bool, line: int, place, shell_values=()) -> None:
+    """Record that the configuration sets ``key`` at ``place``; verl's schema value is not a setting."""
+    defaults = rules.defaults()
+    if key in defaults and defaults[key] == value:
+        return
+    setting = found.get(key)
+    if setting is None:
+        found[key] = Found(key, value, known, [line], [place], shell_values=tuple(shell_values))
+    elif (setting.value, setting.known) == (value, known):
+        setting.lines.append(line)
+        setting.places.append(place)
+    else:
+        setting.others.append((value, known, line))
+
+
+def keys() -> frozenset:
+    """Every key some rule reads: an engine reads no other."""
+    return frozenset(key for rule in rules.rules() for key in rule.keys)
+
+
+def mentioned(text: str) -> bool:
+    """Whether a script or page can concern a rule (one of its ``mentions`` is in it)."""
+    return any(mention in text for rule in rules.rules() for mention in rule.mentions)
+
+
+def plan(found: dict, options: Options) -> list:
+    """The edits of every rule concerned by the configuration ``found`` (key -> :class:`Found`)."""
+    settings = {key: setting.setting() for key, setting in found.items()}
+    edits = []
+    for rule in rules.rules():
+        own = {key: settings[key] for key in rule.keys if key in settings}
+        if not rule.concerns(own):
+            continue
+        for key in own:
+            if found[key].others:
+                value, _, line = found[key].others[0]
+                raise Refusal(
+                    [found[key].lines[0], line],
+                    f"{key} is set to {found[key].value!r} and to {value!r} for the same launch (Hydra would "
+                    "take the last one): keep one",
+                )
+        planned = rule.plan(own, options)
+        for edit in planned:
+            for key in (edit.key, getattr(edit, "new_key", edit.key)):
+                if key not in rule.keys:  # the engines read (and know where to put) only these
+                    raise RuntimeError(f"migrate rule {rule.name} edits {key}, which is not in its keys")
+        edits += planned
+    return edits
+
+
+def ignored(text_lines: set, lines) -> bool:
+    """Whether the marker is on one of ``lines`` or right above it (``text_lines``: the marked lines)."""
+    return any(line in text_lines or line - 1 in text_lines for line in lines)

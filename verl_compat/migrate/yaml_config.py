@@ -1,0 +1,185 @@
+"""YAML configs: ruamel.yaml finds the entries (node positions), and only their lines change.
+
+The text is edited rather than re-dumped: a round-trip dump rewrites verl's ``False`` as ``false``
+and re-indents sequences. New keys go at the end of their mapping (created if missing); an entry a
+new key replaces hands it its value as written and its comments. ruamel.yaml is imported only when
+a document is the business of some rule.
+"""
+
+from __future__ import annotations
+
+from ..rewrite import Refusal, Rename, Set
+from . import planning, rules
+from .files import Unreadable
+from .text import find, format_value, line_end, line_of, lower_booleans, splice
+
+
+def migrate_yaml(text: str, options) -> str:
+    """``text`` with its plan applied (one document, one configuration); raises :class:`Refusal`."""
+    if not any(rule.yaml_setting.search(text) for rule in rules.rules()):
+        return text
+    padded = text if text.endswith("\n") else text + "\n"  # every YAML entry ends with a newline
+    found, mappings = _read(padded)
+    marked = {line_of(padded, match.start()) for match in planning.IGNORE.finditer(padded)}
+    if planning.ignored(marked, [line for setting in found.values() for line in setting.lines]):
+        return text
+    new = _apply(padded, found, mappings, planning.plan(found, options))
+    return text if new == padded else new
+
+
+def _read(text: str) -> tuple:
+    """The settings of the rules' keys and the mappings on their paths, with ruamel.yaml's node positions."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.nodes import MappingNode, ScalarNode
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.version = (1, 1)  # OmegaConf reads YAML 1.1 (yes/no are booleans)
+    try:
+        root = yaml.compose(text)
+    except YAMLError as error:
+        raise Unreadable(" ".join(str(error).split())) from None
+    found, mappings, keys = {}, {"": root}, planning.keys()
+    if not isinstance(root, MappingNode):
+        return found, mappings
+
+    def walk(mapping, prefix):
+        for key_node, value_node in mapping.value:
+            if not isinstance(key_node, ScalarNode):
+                continue
+            key = prefix + str(key_node.value)
+            if key in keys:
+                value = yaml.constructor.construct_object(value_node, deep=True)
+                line = key_node.start_mark.line + 1
+                planning.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
+            elif any(k.startswith(key + ".") for k in keys):
+                mappings[key] = value_node
+                if isinstance(value_node, MappingNode):
+                    walk(value_node, key + ".")
+
+    walk(root, "")
+    return found, mappings
+
+
+def _value_edit(text: str, key_node, value_node, new: str, through: str = "") -> tuple:
+    """The edit that writes ``new`` as the value (and over the ``through`` that follows it)."""
+    start, end = value_node.start_mark.index, value_node.end_mark.index
+    if end == start:  # `key:` with nothing after it
+        colon = text.index(":", key_node.end_mark.index) + 1
+        return colon, colon, " " + new
+    old = text[start:end]
+    if new.lower() in ("true", "false") and old.lower() in ("true", "false") and old.lower() == old:
+        new = new.lower()  # the entry's own spelling wins
+    return start, end + len(through), new
+
+
+def _apply(text: str, found: dict, mappings: dict, edits: list) -> str:
+    # fresh: a new key -> (comment lines, value text, inline comment)
+    changes, fresh, lower, defaults = [], {}, lower_booleans(text), rules.defaults()
+    for edit in edits:
+        if isinstance(edit, Set):
+            value = format_value(edit.value, ", ", lower)
+            if edit.key in found:
+                key_node, value_node, _ = found[edit.key].places[0]
+                changes.append(_value_edit(text, key_node, value_node, value))
+            else:
+                fresh[edit.key] = ([], value, "")
+            continue
+        key_node, value_node, mapping = found[edit.key].places[0]
+        new_key = edit.new_key if isinstance(edit, Rename) else None
+        value_text, comments = text[value_node.start_mark.index : value_node.end_mark.index], []
+        inline_comment = _inline_comment(text, value_node)
+        if any(node.value == "_target_" for node, _ in mapping.value) and edit.key in defaults:
+            # A complete trainer config (verl's schema, as in _generated_ppo_trainer.yaml): the key
+            # must stay, so it goes back to verl's default; its comment was about the old value.
+            changes.append(_value_edit(text, key_node, value_node, defaults[edit.key], inline_comment))
+        else:
+            _block_mapping(mapping, edit.key.rpartition(".")[0])
+            start = text.rfind("\n", 0, key_node.start_mark.index) + 1
+            if new_key and new_key not in found:  # the comments on and right above it go along
+                start, comments = _comments_above(text, start)
+            changes.append((start, _yaml_entry_end(text, key_node, value_node), ""))
+        if new_key in found:  # the value as written, so its quoting stays
+            target_key, target_value, _ = found[new_key].places[0]
+            kept = "" if _inline_comment(text, target_value) else inline_comment
+            changes.append(_value_edit(text, target_key, target_value, value_text + kept))
+        elif new_key:
+            fresh[new_key] = (comments, value_text, inline_comment)
+    return splice(text, changes + _yaml_inserts(text, mappings, fresh))
+
+
+def _yaml_entry_end(text: str, key_node, value_node) -> int:
+    """Just past the newline that ends the entry ``key_node: value_node``."""
+    from ruamel.yaml.nodes import CollectionNode
+
+    while isinstance(value_node, CollectionNode) and not value_node.flow_style and value_node.value:
+        last = value_node.value[-1]
+        key_node, value_node = last if isinstance(last, tuple) else (key_node, last)
+    start, end = value_node.start_mark.index, value_node.end_mark.index
+    # An empty value "ends" at the next token; a block scalar's end is past its last newline.
+    return line_end(text, max(end - 1, key_node.end_mark.index) if end > start else key_node.end_mark.index)
+
+
+def _block_mapping(node, path: str):
+    from ruamel.yaml.nodes import MappingNode
+
+    if not isinstance(node, MappingNode) or node.flow_style or not node.value:
+        raise Refusal(
+            [node.start_mark.line + 1],
+            f"{path or 'the document'} is not a block-style mapping, the only kind migrate edits: migrate it by hand",
+        )
+    return node
+
+
+def _comments_above(text: str, start: int) -> tuple:
+    """Where the full-line comments right above the line at ``start`` begin, and their texts."""
+    comments = []
+    while start:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("#"):
+            break
+        comments.insert(0, text[previous:start].strip())
+        start = previous
+    return start, comments
+
+
+def _inline_comment(text: str, value_node) -> str:
+    """The ``  # comment`` after a value on its line, with the blanks before it; else ``""``."""
+    end = value_node.end_mark.index
+    rest = text[end : find(text, "\n", end)]
+    return rest.rstrip() if rest.lstrip().startswith("#") else ""
+
+
+def _yaml_inserts(text: str, mappings: dict, fresh: dict) -> list:
+    """Edits that add the new keys after the last entry of the deepest mapping on their path that
+    exists, creating the rest as nested block mappings (the deeper first where two meet)."""
+    trees = {}
+    for key, value in fresh.items():
+        parts = key.split(".")
+        depth = max(d for d in range(len(parts)) if ".".join(parts[:d]) in mappings)
+        node = trees.setdefault(".".join(parts[:depth]), {})
+        for part in parts[depth:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    edits = []
+    for path in sorted(trees, key=lambda path: -len(path.split(".")) if path else 0):
+        mapping = _block_mapping(mappings[path], path)
+        last_key = mapping.value[-1][0]
+        end = _yaml_entry_end(text, last_key, mapping.value[-1][1])
+        block = "".join(f"{row}\n" for row in _render(trees[path], " " * mapping.value[0][0].start_mark.column))
+        if not path and text[: text.rfind("\n", 0, last_key.start_mark.index) + 1].endswith("\n\n"):
+            block = "\n" + block  # top-level blocks here are set apart by a blank line
+        edits.append((end, end, block))
+    return edits
+
+
+def _render(tree: dict, indent: str):
+    """Block YAML rows for ``tree``, whose leaves are ``(comment lines, value text, inline comment)``."""
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            yield f"{indent}{key}:"
+            yield from _render(value, indent + "  ")
+        else:
+            comments, value_text, inline_comment = value
+            yield from (indent + comment for comment in comments)
+            yield f"{indent}{key}: {value_text}{inline_comment}"

@@ -1,0 +1,122 @@
+"""The vocabulary of rewrite rules: how a fix tells ``verl-compat migrate`` what to change in a config.
+
+A fix that has a legacy spelling to rewrite puts its rules in ``<fix>/migrate_rules.py`` as
+``RULES = (SomeRule(), …)``; migrate finds that module for each fix it knows. A rule never sees a
+file: migrate reads the settings one launch (or one YAML document) receives, hands them to the rule
+as :class:`Setting` objects, and applies the edits the rule returns to the shell words, YAML entries
+or Markdown blocks they came from. docs/migrate.md ("Rules from fixes") describes the contract.
+
+A leaf of the package (standard library only): fixes import it, and so does migrate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """One key as a configuration sets it.
+
+    ``value`` is what Hydra (a script's override) or OmegaConf (a YAML entry) reads, before
+    interpolation; ``known`` is False when only the shell or a resolver knows it (``$STEPS``,
+    ``${oc.env:…}``). ``lines`` are the 1-based lines that set it. ``others`` are the other
+    ``(value, known)`` pairs the same configuration gives it (Hydra would take the last): migrate
+    refuses a configuration a rule concerns while any key it reads has some. ``shell_values`` are,
+    for a value that is one shell variable (``$TOOL``, ``${TOOL:-nsys}``), the ``(literal, line)``
+    pairs the file assigns it or defaults it to.
+    """
+
+    key: str
+    value: object
+    known: bool
+    lines: tuple
+    others: tuple = ()
+    shell_values: tuple = ()
+
+    def values(self) -> tuple:
+        """Every ``(value, known)`` pair the configuration gives the key."""
+        return ((self.value, self.known), *self.others)
+
+
+@dataclasses.dataclass(frozen=True)
+class Set:
+    """Give ``key`` the ``value``: in place where it is set, else as a new override or entry. In a
+    script a new override goes next to the override of ``near`` (a key the configuration sets, or
+    the key a :class:`Rename` of this plan renames); in YAML a new entry ends its mapping."""
+
+    key: str
+    value: object
+    near: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Rename:
+    """Move the value of ``key`` to ``new_key``, as written (quoting, and in YAML the comments on
+    and right above it). Where ``new_key`` is already set, its value is replaced."""
+
+    key: str
+    new_key: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Delete:
+    """Remove ``key``. In a complete trainer config (a mapping with ``_target_``, which verl's
+    dataclass needs whole) the key is set back to the rule's ``defaults`` value instead."""
+
+    key: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """What the user chose on the command line: ``steps``, the step list of ``--steps`` (or None)."""
+
+    steps: list | None = None
+
+
+class Refusal(Exception):
+    """Migrating would mean guessing: ``lines`` are where the user has to look, ``message`` says why."""
+
+    def __init__(self, lines, message: str):
+        super().__init__(message)
+        self.lines = sorted(set(lines))
+        self.message = message
+
+
+class Rule:
+    """A rewrite rule: subclass it, say what it does in the docstring, and set
+
+    - ``name``: a short name, shown in messages;
+    - ``keys``: the dotted keys it reads or writes; migrate parses nothing else, and finds where a
+      new YAML entry goes only along these;
+    - ``mentions``: plain strings of which every file it can concern contains one (a script or
+      page without any is not parsed: that is what keeps a pre-commit check over a checkout fast);
+    - ``yaml_setting``: a regular expression matching the YAML entry that makes a document its
+      business (a YAML file where no rule's matches is not parsed);
+    - ``text_setting``: a regular expression for a setting of its own in a file that is neither a
+      script, YAML nor Markdown (such a file is refused, for the user to migrate by hand);
+    - ``defaults``: verl's schema value of a key, as verl's own config files spell it: an entry
+      equal to it is not the user's setting, and a :class:`Delete` or :class:`Rename` of the key in
+      a complete trainer config writes it back;
+
+    and implement :meth:`concerns` and :meth:`plan`.
+    """
+
+    name = ""
+    keys: tuple = ()
+    mentions: tuple = ()
+    yaml_setting = re.compile(r"(?!)")
+    text_setting = re.compile(r"(?!)")
+    defaults: dict = {}
+
+    def concerns(self, settings: dict) -> bool:
+        """Whether this configuration (key -> :class:`Setting`, only ``keys`` that are set) is the
+        rule's business. Only then are its duplicate keys refused and :meth:`plan` called."""
+        raise NotImplementedError
+
+    def plan(self, settings: dict, options: Options) -> list:
+        """The edits (:class:`Set`, :class:`Rename`, :class:`Delete`) that say the configuration in
+        verl's own keys; empty when it already does, which makes migrating twice change nothing.
+        Raise :class:`Refusal` instead of guessing."""
+        raise NotImplementedError

@@ -106,6 +106,8 @@ class Device:
         self.trace = []
         self.clock_us = clock_us
         self.tick_us = 37
+        self.allocated = 0  # requested bytes live, as the viewer counts them
+        self.peak = 0  # highest since the last snapshot
 
     def _event(self, action: str, size: int, frames: list, **where) -> None:
         self.clock_us += self.tick_us
@@ -129,6 +131,8 @@ class Device:
             self._event("segment_alloc", segment[1], frames, addr=segment[0])
         segment[3] = (requested, frames)
         self._event("alloc", requested, frames, addr=segment[0])
+        self.allocated += requested
+        self.peak = max(self.peak, self.allocated)
         return segment[0]
 
     def free(self, address: int) -> None:
@@ -136,6 +140,7 @@ class Device:
         requested, frames = segment[3]
         self._event("free_requested", requested, frames, addr=address)
         self._event("free_completed", requested, frames, addr=address)
+        self.allocated -= requested
         segment[3] = None
 
     def oom(self, requested: int, frames: list) -> None:
@@ -174,6 +179,7 @@ class Device:
             },
         }
         self.trace = []
+        self.peak = self.allocated
         return snapshot
 
 
@@ -190,11 +196,13 @@ def _names():
         return snapshot_files
 
 
-def _dump(snapshot: dict, path: Path) -> Path:
+def _dump(device: Device, path: Path, rank: int, step: int) -> dict:
+    """Write the device's snapshot to ``path``; return what the viewer should find in it."""
+    truth = {"path": path, "rank": rank, "step": step, "peak": device.peak, "end": device.allocated}
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:
-        pickle.dump(snapshot, f)  # as torch.cuda.memory._dump_snapshot: default protocol, builtins only
-    return path
+        pickle.dump(device.snapshot(), f)  # as torch.cuda.memory._dump_snapshot: default protocol, builtins only
+    return truth
 
 
 def write_run(
@@ -208,8 +216,10 @@ def write_run(
     oom_rank: int | None = 1,
     events: int = 60,
     seed: int = 0,
-) -> list[Path]:
-    """Write ``steps`` snapshots per rank (and the OOM one) under ``save_path``; return their paths.
+) -> list[dict]:
+    """Write ``steps`` snapshots per rank (and the OOM one) under ``save_path``; return, for each
+    file, what it holds: ``{"path", "rank", "step" (None: the OOM), "peak", "end"}`` (allocated
+    bytes at the step's peak and at the dump, counted as the allocator simulation counted them).
 
     ``events`` scales each step's trace (allocations per micro-batch pass): about 10 KB of pickle
     each; ``events=2000`` gives snapshots of about 20 MB."""
@@ -238,10 +248,9 @@ def write_run(
                     device.oom(int(24 * GiB * scale), STACKS["logits"])
                     break
             if dying:
-                snapshot = device.snapshot()
                 oom_time = START + timedelta(microseconds=STEP_TIME_US * step + 2_000_000)
                 path = save_path / names.oom_sub_dir(oom_time) / names.file_name(names.OOM_TAG, rank, pid)
-                written.append(_dump(snapshot, path))
+                written.append(_dump(device, path, rank, None))
                 break
             grads = []
             for address in reversed(activations):
@@ -254,12 +263,11 @@ def write_run(
                 device.free(address)
             if leak_mib:
                 leaked.append(device.alloc(leak_mib * MiB, STACKS["leak"]))
-            snapshot = device.snapshot()
             if layout == "legacy":
                 path = save_path / names.step_sub_dir(step + 1) / names.file_name(names.legacy_tag(step), rank, pid)
             else:
                 path = save_path / names.step_sub_dir(step) / names.file_name(names.STEP_TAG, rank, pid)
-            written.append(_dump(snapshot, path))
+            written.append(_dump(device, path, rank, step))
         del params, optimizer_state, leaked
     return written
 

@@ -125,11 +125,10 @@ def parse(path: Path) -> SnapshotFile | None:
 
 def find(save_path: Path) -> tuple[list[SnapshotFile], list[Path]]:
     """Every snapshot under ``save_path`` (at any depth), and the other ``.pickle`` files there
-    that no rule names."""
+    that no rule names. Whatever bears a snapshot's name is one, readable or not (a dangling
+    link, a folder): the reader says what is wrong with it."""
     found, other = [], []
     for path in sorted(Path(save_path).rglob(f"*{SUFFIX}")):
-        if not path.is_file():
-            continue
         snapshot = parse(path)
         if snapshot is None:
             other.append(path)

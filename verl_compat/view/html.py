@@ -6,8 +6,9 @@ the peak, difference from the previous step) from a JSON block, for the snapshot
 table or the list. Stacks are stored once and referred to by index.
 
 The page stays under ``LIMIT_BYTES`` whatever the run's size: it is rendered at the most detailed
-of ``LEVELS`` that fits (fewer stacks, frames and chart points per level, then fewer table rows:
-every step with a flag, and steps evenly spaced between).
+of ``LEVELS`` that fits (fewer stacks, frames and chart points per level), then, if even the least
+detail is too much, with fewer steps in the table (the first, the last, flagged ones, the rest
+evenly spaced), halving until it fits.
 """
 
 from __future__ import annotations
@@ -32,30 +33,30 @@ class Level:
     diff: int  # stacks in the diff per snapshot
     frames: int  # frames per stack
     points: int  # timeline points per rank
-    cells: int | None  # table cells at most (None: every row)
 
 
-LEVELS = (
-    Level(12, 12, 10, 2400, None),
-    Level(6, 6, 6, 1200, None),
-    Level(3, 3, 4, 600, 20_000),
-    Level(2, 2, 3, 300, 4_000),
-    Level(1, 1, 2, 150, 1_000),
-)
+LEVELS = (Level(12, 12, 10, 2400), Level(6, 6, 6, 1200), Level(3, 3, 4, 600), Level(1, 1, 2, 150))
 
 
 def render(run: Run) -> str:
+    """The most detailed page under ``LIMIT_BYTES``: every step at the finest level that fits,
+    else the least detail and half as many steps shown, until it fits."""
     for level in LEVELS:
-        page = Page(run, level).html()
+        page = Page(run, level, run.rows).html()
         if len(page.encode()) < LIMIT_BYTES:
             return page
+    shown = len(run.rows)
+    while shown > 2:
+        shown //= 2
+        page = Page(run, LEVELS[-1], _shown_rows(run, shown)).html()
+        if len(page.encode()) < LIMIT_BYTES:
+            break
     return page
 
 
 class Page:
-    def __init__(self, run: Run, level: Level):
-        self.run, self.level = run, level
-        self.rows = _shown_rows(run, level.cells)
+    def __init__(self, run: Run, level: Level, rows: list):
+        self.run, self.level, self.rows = run, level, rows
         self.ids = {key: i for i, key in enumerate((row, rank) for row in self.rows for rank in run.ranks if (row, rank) in run.cells)}
         self.stacks = {}
 
@@ -262,13 +263,11 @@ class Page:
         return self.ids[max(self.ids, key=lambda key: self.run.cells[key].peak_allocated)]
 
 
-def _shown_rows(run: Run, cells: int | None) -> list:
-    if cells is None or len(run.rows) * max(len(run.ranks), 1) <= cells:
-        return list(run.rows)
-    budget = max(cells // max(len(run.ranks), 1), 2)
+def _shown_rows(run: Run, count: int) -> list:
+    """About ``count`` rows: the first and the last, flagged ones (up to half), the rest evenly spaced."""
     flagged = [row for row in run.rows if any(grew(run, row, r) or imbalanced(run, row, r) for r in run.ranks)]
-    keep = set(flagged[: budget // 2]) | {run.rows[0], run.rows[-1]}
-    stride = max(len(run.rows) // max(budget - len(keep), 1), 1)
+    keep = set(flagged[: count // 2]) | {run.rows[0], run.rows[-1]}
+    stride = -(-len(run.rows) // max(count - len(keep), 1))
     keep |= set(run.rows[::stride])
     return [row for row in run.rows if row in keep]
 

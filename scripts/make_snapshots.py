@@ -26,6 +26,7 @@ viewer reads by); the tests import :func:`write_run`. Standard library only.
 from __future__ import annotations
 
 import argparse
+import bisect
 import pickle
 import random
 import sys
@@ -100,9 +101,9 @@ class Device:
     """One rank's caching allocator: whole cached segments reused, the smallest that fits."""
 
     def __init__(self, rank: int, clock_us: int):
-        self.base = 0x7F0000000000 + rank * (1 << 36)
-        self.next_address = self.base
-        self.segments = []  # [address, total_size, frames, used] with used = (requested, frames) or None
+        self.next_address = 0x7F0000000000 + rank * (1 << 36)
+        self.segments = {}  # address -> [address, total_size, frames, used]; used = (requested, frames) or None
+        self.free_segments = []  # sorted (total_size, address) of the cached, unused segments
         self.trace = []
         self.clock_us = clock_us
         self.tick_us = 37
@@ -116,18 +117,16 @@ class Device:
         entry["user_metadata"] = ""
         self.trace.append(entry)
 
-    def reserved(self) -> int:
-        return sum(segment[1] for segment in self.segments)
-
     def alloc(self, requested: int, frames: list) -> int:
         size = _round(requested, BLOCK_ROUND)
-        free = [s for s in self.segments if s[3] is None and s[1] >= size]
-        if free:
-            segment = min(free, key=lambda s: s[1])
+        i = bisect.bisect_left(self.free_segments, (size, 0))
+        if i < len(self.free_segments):
+            segment = self.segments[self.free_segments.pop(i)[1]]
         else:
-            segment = [self.next_address, _round(size, SEGMENT_ROUND), frames, None]
+            # Large requests get 2 MiB multiples; small ones (the small pool's) their rounded size.
+            segment = [self.next_address, _round(size, SEGMENT_ROUND) if size > MiB else size, frames, None]
             self.next_address += segment[1]
-            self.segments.append(segment)
+            self.segments[segment[0]] = segment
             self._event("segment_alloc", segment[1], frames, addr=segment[0])
         segment[3] = (requested, frames)
         self._event("alloc", requested, frames, addr=segment[0])
@@ -136,12 +135,13 @@ class Device:
         return segment[0]
 
     def free(self, address: int) -> None:
-        segment = next(s for s in self.segments if s[0] == address)
+        segment = self.segments[address]
         requested, frames = segment[3]
         self._event("free_requested", requested, frames, addr=address)
         self._event("free_completed", requested, frames, addr=address)
         self.allocated -= requested
         segment[3] = None
+        bisect.insort(self.free_segments, (segment[1], address))
 
     def oom(self, requested: int, frames: list) -> None:
         self._event("oom", requested, frames, device_free=5 * GiB // 4)
@@ -149,7 +149,7 @@ class Device:
     def snapshot(self) -> dict:
         """What ``torch.cuda.memory._snapshot()`` returns now; the history is cleared after."""
         segments = []
-        for address, total, frames, used in sorted(self.segments):
+        for address, total, frames, used in sorted(self.segments.values()):
             blocks = []
             if used is not None:
                 requested, block_frames = used

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from pyrun import run_argv, run_python
-from synthetic_snapshots import GiB, MiB, write_run
+from synthetic_snapshots import ROOT, GiB, write_run
 
 from verl_compat import snapshot_files
 from verl_compat.fixes import oom_snapshot
@@ -312,3 +312,12 @@ def test_view_imports_neither_verl_nor_torch(run_dir):
         str(path),
     )
     assert proc.stdout.strip().splitlines()[-1] == "0 []"
+
+
+def test_docs_show_what_text_prints(tmp_path):
+    """docs/view.md's terminal example is this command's output on the generator's default run."""
+    docs = (ROOT / "docs" / "view.md").read_text()
+    shown = docs.split("## In a terminal", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    write_run(tmp_path / "outputs" / "profile")
+    proc = run_argv(["-m", "verl_compat", "view", "outputs/profile", "--text"], cwd=tmp_path)
+    assert proc.stdout == shown

@@ -236,7 +236,7 @@ class Page:
                 "end": s.end_allocated,
                 "events": s.events,
                 "top": [[self.stack(stack), size, count] for stack, size, count in s.at_peak[: self.level.top]],
-                "prev": None if previous is None else self.run.rows[self.run.rows.index(row) - 1],
+                "prev": None if previous is None else self.run.row_before(row),
                 "diff": [] if previous is None else self._diff(previous, s),
             })
         return {

@@ -50,10 +50,16 @@ class Run:
     def snapshot_count(self) -> int:
         return len(self.cells) + len(self.ooms)
 
+    def __post_init__(self):
+        self._row_before = dict(zip(self.rows[1:], self.rows))
+
+    def row_before(self, row: str) -> str | None:
+        return self._row_before.get(row)
+
     def previous(self, row: str, rank: int) -> Summary | None:
         """The same rank's snapshot in the row before ``row``, if there is one."""
-        index = self.rows.index(row)
-        return self.cells.get((self.rows[index - 1], rank)) if index > 0 else None
+        before = self._row_before.get(row)
+        return None if before is None else self.cells.get((before, rank))
 
 
 def _row_key(file: snapshot_files.SnapshotFile):
@@ -164,7 +170,7 @@ def findings(run: Run) -> list:
             "leak",
             ranks,
             f"memory held after each step grows on {_ranks(ranks)}: {format_bytes(statistics.median(per_step))} "
-            f"per step ({run.rows[run.rows.index(first) - 1]} to {last})",
+            f"per step ({run.row_before(first)} to {last})",
             stack,
         ))
     for rank in run.ranks:

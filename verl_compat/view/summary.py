@@ -129,9 +129,9 @@ def _device_trace(data: dict):
 def summarise(data: dict, file: SnapshotFile) -> Summary:
     stacks = _Stacks()
     device, trace = _device_trace(data)
-    if device is None:
-        devices = {s.get("device") for s in data["segments"] if isinstance(s, dict)}
-        device = devices.pop() if len(devices) == 1 and isinstance(next(iter(devices)), int) else None
+    if not trace:  # no history: the device is the one the segments are on
+        devices = Counter(s.get("device") for s in data["segments"] if isinstance(s, dict))
+        device = devices.most_common(1)[0][0] if devices else None
 
     live = {}  # address -> (requested bytes, stack) at the dump
     end_reserved = 0

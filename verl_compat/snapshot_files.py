@@ -40,6 +40,7 @@ OOM_TIME_FORMAT = "%Y%m%d-%H%M%S-%f"
 
 # The layouts as a user reads them (docs, warnings): {N}, {R}, {P} stand for step, rank, pid.
 STEP_PATTERN = "step{N}/torch_memory_rank{R}_pid{P}.pickle"
+WINDOW_PATTERN = "steps{A}-{B}/torch_memory_rank{R}_pid{P}.pickle"
 LEGACY_PATTERN = "step{N+1}/post_update_step{N+1}_rank{R}_pid{P}.pickle"
 OOM_PATTERN = "oom_{timestamp}/torch_memory_oom_rank{R}_pid{P}.pickle"
 

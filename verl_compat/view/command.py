@@ -19,12 +19,19 @@ OK, INCOMPLETE, NOTHING = 0, 1, 2
 DEFAULT_OUTPUT = "memory_view.html"
 PATTERNS = (snapshot_files.STEP_PATTERN, snapshot_files.OOM_PATTERN, snapshot_files.LEGACY_PATTERN)
 
+LAYOUTS = "\n".join(
+    f"  {pattern:<58}{what}"
+    for pattern, what in (
+        (snapshot_files.STEP_PATTERN, "one per step and rank"),
+        (snapshot_files.WINDOW_PATTERN, "verl 0.9.1: several steps per dump"),
+        (snapshot_files.OOM_PATTERN, "at a CUDA out-of-memory error"),
+        (snapshot_files.LEGACY_PATTERN, "verl 0.6/0.7's legacy call, step N"),
+    )
+)
+
 EPILOG = f"""\
 Finds the snapshots that verl and verl-compat write under a profiler save_path, at any depth:
-  step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle             (one per step and rank)
-  steps{{A}}-{{B}}/torch_memory_rank{{R}}_pid{{P}}.pickle       (verl 0.9.1, several steps per dump)
-  oom_{{timestamp}}/torch_memory_oom_rank{{R}}_pid{{P}}.pickle  (at a CUDA out-of-memory error)
-  step{{N+1}}/post_update_step{{N+1}}_rank{{R}}_pid{{P}}.pickle  (verl 0.6/0.7 legacy call: step N)
+{LAYOUTS}
 
 The page is one self-contained HTML file (no network: it opens from file:// and as a CI
 artefact); it names each snapshot's path, to open it in PyTorch's memory_viz as well.

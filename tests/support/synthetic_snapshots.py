@@ -19,4 +19,3 @@ def _load():
 make_snapshots = _load()
 write_run = make_snapshots.write_run
 GiB = make_snapshots.GiB
-MiB = make_snapshots.MiB

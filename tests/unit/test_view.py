@@ -194,6 +194,17 @@ def _umask():
     return mask
 
 
+def test_an_oom_alone_is_shown(run_dir, tmp_path):
+    oom = next(t for t in run_dir[1] if t["step"] is None)["path"]
+    (tmp_path / oom.parent.name).mkdir()
+    (tmp_path / oom.parent.name / oom.name).write_bytes(oom.read_bytes())
+    page = tmp_path / "page.html"
+    proc = no_traceback(view(tmp_path, "-o", page, check=True))
+    assert "(1 snapshots)" in proc.stderr
+    assert "Rank 1 ran out of memory" in page.read_text() and "No step snapshots" in page.read_text()
+    assert "OUT OF MEMORY (1)" in view(tmp_path, "--text", check=True).stdout
+
+
 def test_page_stays_under_its_limit_by_shedding_detail(tmp_path, monkeypatch):
     write_run(tmp_path, ranks=2, steps=40, events=6, oom_rank=None)
     result = run_model.collect(tmp_path)

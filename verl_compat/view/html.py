@@ -139,6 +139,8 @@ class Page:
 
     def table(self) -> str:
         run = self.run
+        if not run.cells:
+            return '<section id="steps"><h2>Steps</h2><p class="note">No step snapshots: only the OOM above.</p></section>'
         peaks = [s.peak_allocated for s in run.cells.values()]
         low, span = min(peaks), (max(peaks) - min(peaks)) or 1
         head = "".join(f"<th>rank {rank}</th>" for rank in run.ranks)
@@ -189,6 +191,8 @@ class Page:
         )
 
     def detail(self) -> str:
+        if not self.ids:
+            return ""
         options = "".join(
             f'<option value="{i}">{escape(row)}, rank {rank}</option>' for (row, rank), i in self.ids.items()
         )
@@ -428,6 +432,7 @@ SCRIPT = r"""
   var data = JSON.parse(document.getElementById("data").textContent);
   var body = document.getElementById("detail-body");
   var pick = document.getElementById("pick");
+  if (!pick) { document.body.setAttribute("data-ready", "1"); return; }
   function fmt(n) {
     var sign = n < 0 ? "-" : "", a = Math.abs(n), units = [["GiB", 1073741824], ["MiB", 1048576], ["KiB", 1024]];
     for (var i = 0; i < units.length; i++) if (a >= units[i][1]) return sign + (a / units[i][1]).toFixed(2) + " " + units[i][0];

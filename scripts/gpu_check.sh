@@ -10,6 +10,10 @@
 #   GPU_CHECK_RELEASES=0.9.1 scripts/gpu_check.sh
 #   scripts/gpu_check.sh -k oom                   # extra arguments go to pytest
 #
+# The gpu tests also put the real run's snapshots through `verl-compat view` (its numbers checked
+# against each snapshot's own trace, the OOM shown first); the pages are left in
+# test-artefacts/view/gpu/ to open in a browser.
+#
 # The environments (.venvs/gpu-verl-<release>) take torch from the package index uv is given
 # (PyPI's torch wheels for Linux are CUDA builds), never the CPU wheel the CPU suite uses
 # (PIP_FIND_LINKS is ignored here). A machine without a route to an index can point uv at a local
@@ -70,6 +74,7 @@ for release in $RELEASES; do
     fi
 done
 
+ls test-artefacts/view/gpu/*.html >/dev/null 2>&1 && log "verl-compat view pages of the real snapshots: test-artefacts/view/gpu/"
 joined=$(printf '%s; ' "${results[@]}")
 [ "$failed" -eq 0 ] && verdict "PASS (${joined%; })" 0
 verdict "FAIL (${joined%; })" 1

@@ -14,8 +14,10 @@
 # - `omni` runs the verl-omni tests only (tests/integration/test_omni*.py); no other environment
 #   runs them.
 # - The tests that do not depend on the installed verl (RELEASE_INDEPENDENT: `migrate` on text
-#   files, and the auto-load bootstrap, which builds its own small venvs with a fake verl) run in
-#   the last verl release of the list only (0.9.1 by default).
+#   files, the auto-load bootstrap, which builds its own small venvs with a fake verl, and `view` on
+#   synthetic snapshots) run in the last verl release of the list only (0.9.1 by default).
+# - The `view` page's browser test needs Debian's chromium: installed here (as root, with apt-get)
+#   when that test is selected and chromium is missing.
 # - Fit-heavy tests whose point is the two sides of verl #6198 (SIDES_TESTS: recipe-shaped
 #   subclasses, the OOM snapshot, verl's own torch_memory example) run in 0.7.1 and 0.9.1 only
 #   (SIDES_RELEASES): the last release with the legacy call and the newest.
@@ -28,7 +30,8 @@ source scripts/_envs.sh
 RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
 RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py
-    tests/unit/test_layers.py)
+    tests/unit/test_layers.py tests/unit/test_view.py tests/unit/test_view_browser.py)
+BROWSER_TESTS=tests/unit/test_view_browser.py
 SIDES_TESTS=(tests/integration/test_user_trainers.py tests/integration/test_oom_snapshot.py
     tests/integration/test_verl_example_configs.py)
 SIDES_RELEASES=" 0.7.1 0.9.1 "
@@ -38,6 +41,28 @@ for arg in "$@"; do
     [[ "$arg" != -* && -e "${arg%%::*}" ]] && given_paths=true
 done
 last_release=$(printf '%s\n' $RELEASES | grep -v '^omni$' | tail -n1 || true)
+
+# Chromium for the browser test, when it will run and is missing.
+ensure_chromium() {
+    command -v chromium >/dev/null && return 0
+    if [ "$(id -u)" != 0 ]; then
+        log "chromium is missing and this is not root: install it (apt-get install chromium) for $BROWSER_TESTS"
+        return 0
+    fi
+    log "installing chromium (apt-get) for $BROWSER_TESTS"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } \
+        >/tmp/verl-compat-chromium-install.log 2>&1; then
+        log "installing chromium failed: see /tmp/verl-compat-chromium-install.log"
+    fi
+}
+if $given_paths; then
+    for arg in "$@"; do
+        path=${arg%%::*} path=${path%/}
+        if [[ "$arg" != -* && ("$BROWSER_TESTS" == "$path" || "$BROWSER_TESTS" == "$path"/*) ]]; then ensure_chromium; fi
+    done
+elif [ -n "$last_release" ]; then
+    ensure_chromium
+fi
 
 status=0
 for release in $RELEASES; do

@@ -1,4 +1,4 @@
-"""The ``verl-compat`` command (also ``python -m verl_compat``): ``doctor`` and ``migrate``.
+"""The ``verl-compat`` command (also ``python -m verl_compat``): ``doctor``, ``migrate`` and ``view``.
 
 Each subcommand lives in its own module with the same two functions,
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status), imported only when chosen.
@@ -16,16 +16,17 @@ from ._version import __version__
 DESCRIPTION = """\
 Keeps legacy verl profiler configs working (actor_rollout_ref.actor.profiler.tool=torch_memory)
 and helps you move off them. Installing verl-compat is all the shim needs; this command only
-looks (doctor) and rewrites configs (migrate)."""
+looks (doctor), rewrites configs (migrate) and shows a run's memory snapshots (view)."""
 
 EPILOG = """\
 exit status:
-  the subcommand's own (see verl-compat doctor --help, verl-compat migrate --help);
+  the subcommand's own (see verl-compat doctor --help, migrate --help, view --help);
   2 for a usage error
 
 examples:
   verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
   verl-compat migrate --diff run_grpo.sh
+  verl-compat view outputs/profile -o memory.html
   verl-compat --version
 
 docs: https://github.com/verl-compat/verl-compat#readme"""
@@ -33,6 +34,7 @@ docs: https://github.com/verl-compat/verl-compat#readme"""
 SUBCOMMANDS = {
     "doctor": ("verl_compat.doctor", "show versions, probes, auto-load and what the shim does to a config"),
     "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides and YAML keys into the new form"),
+    "view": ("verl_compat.view.command", "one offline page (or --text) for a run's memory snapshots"),
 }
 
 
@@ -44,7 +46,7 @@ def main(argv=None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"verl-compat {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{doctor,migrate}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{doctor,migrate,view}")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sub = commands.add_parser(
             name, help=help_text, description=help_text, formatter_class=argparse.RawDescriptionHelpFormatter

@@ -1,15 +1,20 @@
 """GPU check: a legacy config on a real CUDA model writes real, loadable memory snapshots per rank
-per step, under verl's current names only.
+per step, under verl's current names only, and ``verl-compat view`` reads them: its reconstruction
+of each snapshot's peak (the state at the dump walked back through the trace) accounts for every
+byte with a stack, and the page is left in ``test-artefacts/view/gpu/`` for a person to open.
 
 Marked ``gpu`` and skipped without CUDA: CI has no GPU. ``scripts/gpu_check.sh`` builds a CUDA-torch
 environment and runs it (or, on a machine that has one: ``scripts/test.sh -m gpu``).
 """
 
+import importlib.metadata
 import pickle
 import re
 
 import pytest
 import torch
+from pyrun import run_argv
+from synthetic_snapshots import ROOT
 
 pytestmark = [
     pytest.mark.gpu,
@@ -17,6 +22,7 @@ pytestmark = [
 ]
 
 SNAPSHOT = re.compile(r"^torch_memory_rank(\d+)_pid\d+\.pickle$")
+ARTEFACTS = ROOT / "test-artefacts" / "view" / "gpu"
 
 
 def test_legacy_key_writes_real_snapshots_per_rank_per_step(shim, tmp_path):
@@ -42,3 +48,23 @@ def test_legacy_key_writes_real_snapshots_per_rank_per_step(shim, tmp_path):
             assert snapshot["segments"], f"{step}/{name}: no CUDA segments"
             assert any(trace for trace in snapshot["device_traces"]), f"{step}/{name}: no allocation history"
     assert len(every_file) == 6, every_file  # nothing outside the step folders either
+    _view_reads(result.profile_dir)
+
+
+def _view_reads(profile_dir):
+    from verl_compat import snapshot_files
+    from verl_compat.view.read import load
+    from verl_compat.view.summary import STACKS_KEPT, summarise
+
+    for path in profile_dir.rglob("*.pickle"):
+        summary = summarise(load(path), snapshot_files.parse(path))
+        assert summary.events and summary.peak_allocated >= summary.end_allocated > 0, path
+        by_stack = sum(size for _, size, _ in summary.at_peak)
+        assert by_stack == summary.peak_allocated if len(summary.at_peak) < STACKS_KEPT else by_stack <= summary.peak_allocated
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page = ARTEFACTS / f"cuda-snapshots-verl-{importlib.metadata.version('verl')}.html"
+    assert "wrote page" in run_argv(["-m", "verl_compat", "view", str(profile_dir), "-o", str(page)]).stderr
+    text = run_argv(["-m", "verl_compat", "view", str(profile_dir), "--text"]).stdout
+    assert "6 snapshots: 3 steps x 2 ranks, 0 OOM" in text, text
+    rows = [line for line in text.splitlines() if re.match(r"  step \d ", line)]
+    assert len(rows) == 3 and all(len(row.split()) == 4 for row in rows), text

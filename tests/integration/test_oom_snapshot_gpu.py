@@ -2,6 +2,8 @@
 the legacy key, leaves verl 0.9.1's OOM snapshot on every profiled rank, on every release (written
 by verl-compat where verl's torch_memory has no observer, by verl itself from 0.9.1).
 
+``verl-compat view`` shows it first, with the request the allocator refused.
+
 Marked ``gpu`` and skipped without CUDA: CI has no GPU. ``scripts/gpu_check.sh`` runs it.
 """
 
@@ -10,6 +12,7 @@ import re
 
 import pytest
 import torch
+from pyrun import run_argv
 
 pytestmark = [
     pytest.mark.gpu,
@@ -42,3 +45,5 @@ def test_cuda_oom_leaves_one_loadable_snapshot_per_profiled_rank(shim, tmp_path)
     assert snapshot["segments"], "no CUDA segments"
     actions = [entry["action"] for trace in snapshot["device_traces"] for entry in trace]
     assert "oom" in actions, f"the device trace does not record the OOM: {sorted(set(actions))}"
+    text = run_argv(["-m", "verl_compat", "view", str(result.profile_dir), "--text"]).stdout
+    assert "OUT OF MEMORY (1)" in text and "rank 0 (pid " in text and "asked for " in text, text

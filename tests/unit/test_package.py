@@ -112,7 +112,7 @@ def test_wheel_alone_gives_version_and_the_documented_doctor(without_verl):
     assert produced.rstrip("`\n").endswith("$ echo $?\n3")
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["doctor", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["doctor", "--help"], ["view", "--help"]])
 def test_help_is_plain_text_with_exit_codes_and_an_example(argv):
     proc = run_argv(["-m", "verl_compat", *argv], timeout=TIMEOUT_S)
     assert "exit status" in proc.stdout and "examples:\n  verl-compat " in proc.stdout

@@ -37,15 +37,15 @@ import traceback
 from datetime import datetime
 from typing import Callable
 
-from .. import probes, registry, wrapping
+from .. import probes, registry, snapshot_files, wrapping
 from ..configs import DEFAULT_SAVE_PATH
 
 NAME = "oom_snapshot"
 PROFILER_MODULE = "verl.utils.profiler.profile"  # where 0.6.x-0.8.x define TorchMemoryProfiler
 TARGETS = (PROFILER_MODULE,)
 
-# verl 0.9.1's names, so that tools and habits carry across releases.
-TAG = "torch_memory_oom"
+# verl 0.9.1's names (verl_compat/snapshot_files.py), so that tools and habits carry across releases.
+TAG = snapshot_files.OOM_TAG
 
 logger = logging.getLogger("verl_compat")
 
@@ -66,11 +66,6 @@ def profiles_rank(config, rank: int) -> bool:
 
 def save_path(config) -> str:
     return getattr(config, "save_path", None) or DEFAULT_SAVE_PATH
-
-
-def oom_sub_dir(now: datetime) -> str:
-    """``oom_{timestamp}``, to the microsecond: each OOM (and each rank's) gets its own folder."""
-    return f"oom_{now.strftime('%Y%m%d-%H%M%S-%f')}"
 
 
 # --- observe ----------------------------------------------------------------------------------
@@ -162,7 +157,7 @@ class Observer:
         # error state. verl < 0.9.1's sampler always synchronises first (and logs a failure).
         extra = {"synchronize": False} if probes.snapshot_dump_can_skip_sync() else {}
         profiler.sampler.dump_memory_snapshot(
-            out_dir=save_path(profiler.config), tag=TAG, sub_dir=oom_sub_dir(datetime.now()), **extra
+            out_dir=save_path(profiler.config), tag=TAG, sub_dir=snapshot_files.oom_sub_dir(datetime.now()), **extra
         )
 
 

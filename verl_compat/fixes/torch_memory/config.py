@@ -22,7 +22,7 @@ import enum
 import os
 import re
 
-from ... import deprecation
+from ... import deprecation, snapshot_files
 from ...configs import DEFAULT_SAVE_PATH, select as _select, set_key as _set
 from ...registry import first_line as _first_line
 
@@ -409,8 +409,8 @@ def warning_text(detection: Detection, edits: list) -> str:
         f"verl-compat: {what}{forced}.\n"
         f"  {advice}:\n"
         f"    {' '.join(overrides)}\n"
-        f"  Snapshots are now written to {save_path}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle "
-        f"(legacy: {save_path}/step{{N+1}}/post_update_step{{N+1}}_rank{{R}}_pid{{P}}.pickle, "
+        f"  Snapshots are now written to {save_path}/{snapshot_files.STEP_PATTERN} "
+        f"(legacy: {save_path}/{snapshot_files.LEGACY_PATTERN}, "
         "labelled one step late).\n"
         "  Run `verl-compat migrate <launch script or YAML>` to rewrite your config."
     )
@@ -440,7 +440,7 @@ def describe(config) -> dict:
         plan["steps"] = list(range(1, int(detection.total_steps) + 1))
     save_path = _select(translated, f"{_ACTOR_PROFILER}.save_path")
     all_ranks, ranks = _select(translated, f"{_ACTOR_PROFILER}.all_ranks"), _select(translated, f"{_ACTOR_PROFILER}.ranks")
-    plan["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/step{{N}}/torch_memory_rank{{R}}_pid{{P}}.pickle"
+    plan["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/{snapshot_files.STEP_PATTERN}"
     plan["ranks"] = "all" if all_ranks else list(ranks or [0])
     if plan["warns"]:
         plan["replacement_overrides"] = replacement_overrides(detection)

@@ -231,10 +231,11 @@ def test_fault_in_shim_logic_is_logged_once_and_the_run_completes(shim, tmp_path
 # error is logged at (once each) and how many times it happened in 3 steps. With fsdp-style workers
 # the run completes on every release even where the fix cannot act at all (the legacy method exists).
 FAULTS = {
-    # detect/translate/warn: in the wrapped __init__, and again by each step's wrapper, which finds
-    # no state from __init__ and tries to prepare it itself.
-    "prepare": {"after __init__": 1, "after _stop_profiling": STEPS},
-    "runtime.neutralise_legacy_dump": {"after _stop_profiling": STEPS},
+    # detect/translate/warn: in the wrapped __init__, and again by each step's hooks (before and
+    # after the step end), which find no state from __init__ and try to prepare it themselves.
+    "prepare": {"after __init__": 1, "before _stop_profiling": STEPS, "after _stop_profiling": STEPS},
+    # as each step end starts, and again once it returned (a worker group aliased meanwhile)
+    "runtime.neutralise_legacy_dump": {"before _stop_profiling": STEPS, "after _stop_profiling": STEPS},
 }
 
 

@@ -1,0 +1,269 @@
+"""Translate old trainer-config keys, in Hydra overrides and in a composed config tree. Pure: no
+wrapt, no verl; Hydra's own override grammar parses what the user wrote.
+
+Which rows apply is decided by a :class:`Probe` of the installed release's config, never by its
+version string: a row applies only where its old path is absent there (and, for ``renamed`` and
+``moved``, its successor present), so one table serves every release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Iterable, Protocol
+
+from omegaconf import DictConfig, OmegaConf, open_dict
+
+from .table import ROWS, Row
+
+ALLOW_REMOVED = "VERL_COMPAT_ALLOW_REMOVED_KEYS"
+
+
+class Probe(Protocol):
+    """What the installed release's config has."""
+
+    def has_key(self, path: str) -> bool: ...
+
+    def has_option(self, group: str, option: str) -> bool: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigProbe:
+    """A probe over a composed config (keys) and a config repository's options (``has_option``)."""
+
+    config: DictConfig
+    options: Callable[[str, str], bool] = lambda group, option: True
+
+    def has_key(self, path: str) -> bool:
+        return node_at(self.config, path) is not None
+
+    def has_option(self, group: str, option: str) -> bool:
+        return self.options(group, option)
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One old key the user wrote and what became of it."""
+
+    row: Row
+    key: str  # the old key as written (a leaf under the row's subtree, or the row's path)
+    value: str  # the value as written ("" for a bare ``~key``)
+    new_key: str | None = None
+    replacement: str | None = None  # the override to write instead
+    conflict: str | None = None  # the value already set at new_key, when it differs
+
+    @property
+    def stops(self) -> bool:
+        """Whether this finding stops the run (a removed key, or old and new set differently)."""
+        return self.row.kind == "removed" or self.conflict is not None
+
+    def warning(self) -> str:
+        row = self.row
+        if row.kind == "dropped":
+            return (
+                f"verl-compat: {self.key} was dropped in verl {row.since} ({row.evidence}) and is ignored: "
+                f"{row.why}. Delete it from your launch config."
+            )
+        if row.kind == "removed":
+            return (
+                f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}): "
+                f"{row.why}; it is ignored because {ALLOW_REMOVED}=1 is set."
+            )
+        return (
+            f"verl-compat: {self.key} is {row.kind} to {self.new_key} in verl {row.since} ({row.evidence}); "
+            f"verl-compat set it there. Write instead: {self.replacement}"
+        )
+
+    def error_line(self) -> str:
+        if self.conflict is not None:
+            return (
+                f"  {self.key}={self.value} conflicts with {self.new_key}={self.conflict} "
+                f"({self.key} is {self.row.kind} to {self.new_key} in verl {self.row.since}, "
+                f"{self.row.evidence}): keep one of them"
+            )
+        what = f"{self.key}={self.value}" if not self.row.group else self.key
+        return (
+            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why}. "
+            f"Delete it, or pin verl < {self.row.since}"
+        )
+
+
+def stop_message(findings: Iterable[Finding]) -> str:
+    """The one error that lists every key that stops the run."""
+    lines = [finding.error_line() for finding in findings if finding.stops]
+    return "\n".join(
+        [
+            "verl-compat: this launch config asks for what the installed verl cannot do "
+            "(nothing was started):",
+            *lines,
+            f"Set {ALLOW_REMOVED}=1 to drop removed keys with a warning and run anyway.",
+        ]
+    )
+
+
+def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:
+    """The row whose path is ``key`` or a parent of it (the longest), among key rows."""
+    found = [r for r in rows if not r.group and (key == r.old or key.startswith(r.old + "."))]
+    return max(found, key=lambda r: len(r.old), default=None)
+
+
+def applies(row: Row, probe: Probe) -> bool:
+    """Whether the installed release lacks the row's old path and has what it became."""
+    if row.group:
+        group, option = row.old.split("=", 1)
+        return not probe.has_option(group, option)
+    if probe.has_key(row.old):
+        return False
+    return row.kind in ("dropped", "removed") or probe.has_key(row.new)
+
+
+def successor(row: Row, key: str) -> str:
+    return row.new + key[len(row.old) :]
+
+
+def mapped_value(row: Row, text: str, value) -> str:
+    """The value text at the successor: a moved row's value map, else the value as written."""
+    for old, new in row.values:
+        if old == value or str(old) == text:
+            return value_text(new)
+    return text
+
+
+def value_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+# --- overrides -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Translation:
+    overrides: tuple  # the override strings to compose with
+    findings: tuple  # Finding per old key met, in the order written
+
+
+@dataclasses.dataclass
+class _Written:
+    prefix: str  # "", "+", "++" or "~"
+    key: str
+    text: str  # value text after "=", "" for a bare "~key"
+    value: object
+    line: str
+
+
+def _parse(overrides: list) -> list:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
+    written = []
+    for line, override in zip(overrides, parsed):
+        prefix = "~" if override.is_delete() else "++" if override.is_force_add() else "+" if override.is_add() else ""
+        rest = line[len(prefix) :]
+        text = rest.split("=", 1)[1] if "=" in rest else ""
+        plain = override.package is None and not override.is_hydra_override()
+        value = override.value() if text else None
+        written.append(_Written(prefix, override.key_or_group if plain else "", text, value, line))
+    return written
+
+
+def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> Translation:
+    """The override list with every old key the installed release lacks translated (renamed, moved),
+    deleted (dropped, removed, and a value already set alike at the successor), and what was done,
+    per key. ``+old.key=v`` is the plain key: the successor exists."""
+    rows = tuple(rows)
+    written = _parse(overrides)
+    direct = {w.key: w for w in written if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
+    out, findings = [], []
+    for w in written:
+        group_row = _group_row(w, rows, probe)
+        row = group_row or (row_for(w.key, rows) if w.key else None)
+        if row is None or not applies(row, probe):
+            out.append(w.line)
+            continue
+        if row.kind in ("dropped", "removed"):
+            if w.prefix != "~":
+                findings.append(Finding(row, w.line if row.group else w.key, w.text))
+            continue
+        new_key = successor(row, w.key)
+        if w.prefix == "~":
+            line = f"~{new_key}" + (f"={mapped_value(row, w.text, w.value)}" if w.text else "")
+        else:
+            prefix = "" if probe.has_key(new_key) else "+"
+            line = f"{prefix}{new_key}={mapped_value(row, w.text, w.value)}"
+        other = direct.get(new_key)
+        if other is not None and w.prefix != "~":
+            agreed = other.text == mapped_value(row, w.text, w.value) or other.value == _mapped(row, w.value)
+            findings.append(Finding(row, w.key, w.text, new_key, line, None if agreed else other.text))
+            continue
+        findings.append(Finding(row, w.key, w.text, new_key, line))
+        out.append(line)
+    return Translation(tuple(out), tuple(findings))
+
+
+def _mapped(row: Row, value):
+    return next((new for old, new in row.values if old == value), value)
+
+
+def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
+    if not w.key or w.prefix == "~":
+        return None
+    return next((r for r in rows if r.group and r.old == f"{w.key}={w.text}"), None)
+
+
+# --- a composed config ---------------------------------------------------------------------------
+
+
+def node_at(config, path: str):
+    """The node at ``path`` without resolving interpolations, or None."""
+    node = config
+    for part in path.split("."):
+        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():
+            return None
+        node = node._get_node(part)
+    return node
+
+
+def _leaves(node, path: str):
+    if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
+        for key in node.keys():
+            yield from _leaves(node._get_node(key), f"{path}.{key}")
+    else:
+        yield path, node
+
+
+def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
+    """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
+    place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
+    value the user also set differently at the successor is a conflict, left there."""
+    findings = []
+    for row in rows:
+        if row.group or node_at(config, row.old) is None or not applies(row, probe):
+            continue
+        old = node_at(config, row.old)
+        for key, leaf in list(_leaves(old, row.old)):
+            text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())
+            if row.kind in ("dropped", "removed"):
+                findings.append(Finding(row, key, text))
+                continue
+            new_key = successor(row, key)
+            new_text = mapped_value(row, text, leaf._value())
+            default, current = node_at(probe.config, new_key), node_at(config, new_key)
+            conflict = None
+            if current is not None and default is not None and _text(current) != _text(default):
+                conflict = None if _text(current) == new_text else _text(current)
+            prefix = "" if probe.has_key(new_key) else "+"
+            findings.append(Finding(row, key, text, new_key, f"{prefix}{new_key}={new_text}", conflict))
+            if conflict is None:
+                OmegaConf.update(config, new_key, _mapped(row, leaf._value()), merge=True, force_add=True)
+        parent, _, last = row.old.rpartition(".")
+        container = node_at(config, parent) if parent else config
+        with open_dict(container):
+            del container[last]
+    return tuple(findings)
+
+
+def _text(node) -> str:
+    return value_text(node._value()) if not isinstance(node, DictConfig) else str(OmegaConf.to_container(node))

@@ -256,6 +256,8 @@ def main() -> None:
                 result["lost"] = lost(record, result.pop("config"))
             row["with" if shim else "without"] = result
         results.append(row)
+        if (index + 1) % 100 == 0:
+            print(f"  {index + 1}/{len(records)} scripts", file=sys.stderr, flush=True)
 
     print_tables(results, unmeasured)
     print_timing(times)

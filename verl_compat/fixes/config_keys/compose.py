@@ -116,7 +116,7 @@ def parse_overrides(wrapped, instance, args, kwargs):
             translation = translate.translate_overrides(lines, probe, groups)
             session.findings.extend(translation.findings)
             if list(translation.overrides) != lines:
-                parsed = OverridesParser.create().parse_overrides(overrides=list(translation.overrides))
+                parsed = _reparsed(parsed, translation.overrides)
     return parsed, repo
 
 
@@ -156,9 +156,16 @@ def apply_overrides(wrapped, instance, args, kwargs):
             translation = translate.translate_overrides(lines, translate.ConfigProbe(cfg))
             session.findings.extend(translation.findings)
             if list(translation.overrides) != lines:
-                new = OverridesParser.create().parse_overrides(overrides=list(translation.overrides))
-                args, kwargs = (new, cfg), {}
+                args, kwargs = (_reparsed(overrides, translation.overrides), cfg), {}
     return wrapped(*args, **kwargs)
+
+
+def _reparsed(parsed, lines) -> list:
+    """``lines`` as Hydra ``Override`` objects: those already parsed kept, the new ones parsed."""
+    known = {override.input_line: override for override in parsed}
+    new = [line for line in lines if line not in known]
+    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new)))
+    return [known[line] for line in lines]
 
 
 def _defaults_and_repo(defaults, repo):

@@ -172,16 +172,30 @@ def _parse(overrides: list) -> list:
 def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> Translation:
     """The override list with every old key the installed release lacks translated (renamed, moved),
     deleted (dropped, removed, and a value already set alike at the successor), and what was done,
-    per key. ``+old.key=v`` is the plain key: the successor exists."""
+    per key. ``+old.key=v`` is the plain key: the successor exists.
+
+    Only the lines a row names, and those setting a successor of one, are parsed: a launch without
+    old keys costs a string scan."""
     rows = tuple(rows)
-    written = _parse(overrides)
-    direct = {w.key: w for w in written if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
+    overrides = list(overrides)
+    keys = [line.lstrip("~+").split("=", 1)[0] for line in overrides]
+    groups = {row.old for row in rows if row.group}
+    hits = [row_for(key, rows) for key in keys]
+    old = {i for i, (line, row) in enumerate(zip(overrides, hits)) if row is not None or line.lstrip("+") in groups}
+    if not old:
+        return Translation(tuple(overrides), ())
+    successors = tuple(row.new for row in hits if row is not None and row.new)
+    involved = sorted(old | {i for i, key in enumerate(keys) if successors and key.startswith(successors)})
+    parsed = dict(zip(involved, _parse([overrides[i] for i in involved])))
+    direct = {w.key: w for w in parsed.values() if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
     out, findings = [], []
-    for w in written:
-        group_row = _group_row(w, rows, probe)
-        row = group_row or (row_for(w.key, rows) if w.key else None)
+    for i, line in enumerate(overrides):
+        w = parsed.get(i)
+        row = None
+        if w is not None:
+            row = _group_row(w, rows) or (row_for(w.key, rows) if w.key else None)
         if row is None or not applies(row, probe):
-            out.append(w.line)
+            out.append(line)
             continue
         if row.kind in ("dropped", "removed"):
             if w.prefix != "~":
@@ -189,17 +203,17 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
             continue
         new_key = successor(row, w.key)
         if w.prefix == "~":
-            line = f"~{new_key}" + (f"={mapped_value(row, w.text, w.value)}" if w.text else "")
+            new_line = f"~{new_key}" + (f"={mapped_value(row, w.text, w.value)}" if w.text else "")
         else:
             prefix = "" if probe.has_key(new_key) else "+"
-            line = f"{prefix}{new_key}={mapped_value(row, w.text, w.value)}"
+            new_line = f"{prefix}{new_key}={mapped_value(row, w.text, w.value)}"
         other = direct.get(new_key)
         if other is not None and w.prefix != "~":
             agreed = other.text == mapped_value(row, w.text, w.value) or other.value == _mapped(row, w.value)
-            findings.append(Finding(row, w.key, w.text, new_key, line, None if agreed else other.text))
+            findings.append(Finding(row, w.key, w.text, new_key, new_line, None if agreed else other.text))
             continue
-        findings.append(Finding(row, w.key, w.text, new_key, line))
-        out.append(line)
+        findings.append(Finding(row, w.key, w.text, new_key, new_line))
+        out.append(new_line)
     return Translation(tuple(out), tuple(findings))
 
 
@@ -207,7 +221,7 @@ def _mapped(row: Row, value):
     return next((new for old, new in row.values if old == value), value)
 
 
-def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
+def _group_row(w: _Written, rows) -> Row | None:
     if not w.key or w.prefix == "~":
         return None
     return next((r for r in rows if r.group and r.old == f"{w.key}={w.text}"), None)

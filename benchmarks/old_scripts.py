@@ -140,11 +140,12 @@ def where_now(path: str, config: dict) -> tuple:
     """(successor path, kind) by the table where the installed config lacks ``path``."""
     probe = translate.ConfigProbe(_as_config(config))
     row = translate.row_for(path)
-    if probe.has_key(path) or row is None or not translate.applies(row, probe):
+    if probe.has_key(path) or row is None or not translate.applies(row, probe, table.ROWS):
         return path, None
     if row.kind in ("dropped", "removed"):
         return None, row.kind
-    return translate.successor(row, path), row.kind
+    last, new = translate.resolve(row, path, probe, table.ROWS)
+    return new, last.kind
 
 
 def lookup(config: dict, path: str):

@@ -87,11 +87,11 @@ def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
 
 
 def test_cli_removed_key_stops_with_one_clear_error(tmp_path):
-    result = cli(f"{REMOVED}=disable", f"{RENAMED}=True", "model_engine=mindspeed", cwd=tmp_path)
+    result = cli(f"{REMOVED}=enable", f"{RENAMED}=True", "model_engine=mindspeed", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert "verl-compat: this launch config asks for what the installed verl cannot do" in result.stderr
-    assert f"{REMOVED}=disable: removed in verl" in result.stderr
+    assert f"{REMOVED}=enable: removed in verl" in result.stderr
     assert "model_engine=mindspeed: removed in verl" in result.stderr
     assert "VERL_COMPAT_ALLOW_REMOVED_KEYS=1" in result.stderr
 
@@ -99,12 +99,12 @@ def test_cli_removed_key_stops_with_one_clear_error(tmp_path):
 def test_compose_api_translates_and_the_switch_turns_the_stop_into_a_warning(shim, shim_warnings, monkeypatch):
     config = verl_compose([f"{RENAMED}=True"])
     assert config.critic.fsdp.param_offload is True
-    with pytest.raises(ConfigCompositionException, match=f"{REMOVED}=disable: removed in verl"):
-        verl_compose([f"{REMOVED}=disable"])
+    with pytest.raises(ConfigCompositionException, match=f"{REMOVED}=enable: removed in verl"):
+        verl_compose([f"{REMOVED}=enable"])
     monkeypatch.setenv(translate.ALLOW_REMOVED, "1")
-    config = verl_compose([f"{REMOVED}=disable"])
+    config = verl_compose([f"{REMOVED}=enable"])
     assert REMOVED.split(".")[-1] not in config.trainer
-    assert any(f"{REMOVED}=disable was removed" in text for text in shim_warnings())
+    assert any(f"{REMOVED}=enable was removed" in text for text in shim_warnings())
 
 
 def test_compose_api_conflicting_old_and_new_is_an_error(shim):

@@ -16,8 +16,14 @@ ROWS = (
     Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", "verl#2"),
     Row("rollout.mode", "moved", "rollout.async", "0.9.0", "verl#3", values=(("sync", False), ("async", True))),
     Row("actor.megatron.grad_offload", "dropped", None, "0.9.1", "verl#7544", why="it never had an effect"),
-    Row("trainer.use_legacy_worker_impl", "removed", None, "0.9.0", "verl#4", why="the legacy workers are gone"),
-    Row("model_engine=mindspeed", "removed", None, "0.9.0", "verl#5", why="no MindSpeed engine", group=True),
+    Row("trainer.use_legacy_worker_impl", "removed", None, "0.9.0", "verl#4", why="the legacy workers are gone",
+        inert=("auto",)),
+    Row("model_engine", "removed", None, "0.9.0", "verl#5", why="no MindSpeed engine", values=(("mindspeed", None),),
+        group=True),
+    Row("rollout.skip_rollout", "renamed", "rollout.skip.enable", "0.8.0", "verl#6"),
+    Row("rollout.skip.enable", "renamed", "skip.rollout.enable", "0.9.0", "verl#7"),
+    Row("rollout.engine_kwargs.sglang.attention_backend", "renamed", "rollout.engine_kwargs.sglang.attention_backend",
+        "0.9.0", "verl#8"),
 )
 
 # The installed release, as the probe sees it: successors present, old paths absent.
@@ -25,7 +31,8 @@ NEW = OmegaConf.create(
     {
         "critic": {"fsdp": {"param_offload": False, "optimizer_offload": False}, "model": {"path": None}},
         "global_profiler": {"steps": None},
-        "rollout": {"async": False},
+        "rollout": {"async": False, "engine_kwargs": {"sglang": {}}},
+        "skip": {"rollout": {"enable": False}},
         "actor": {"strategy": "fsdp"},
         "trainer": {"n_gpus_per_node": 8},
     }
@@ -77,6 +84,21 @@ def test_removed_key_and_group_option_stop_with_one_message_naming_each():
     message = translate.stop_message(result.findings)
     assert "trainer.use_legacy_worker_impl=disable" in message and "model_engine=mindspeed" in message
     assert "0.9.0" in message and translate.ALLOW_REMOVED in message
+
+
+def test_a_removed_key_set_to_what_the_release_does_anyway_is_dropped_with_a_warning():
+    (finding,) = run("trainer.use_legacy_worker_impl=auto").findings
+    assert not finding.stops and "does anyway" in finding.warning()
+
+
+def test_a_chain_of_renames_goes_as_far_as_the_release():
+    assert run("rollout.skip_rollout=True").overrides == ("skip.rollout.enable=True",)
+
+
+def test_a_key_that_left_the_schema_goes_into_its_free_form_dict():
+    assert run("rollout.engine_kwargs.sglang.attention_backend=fa3").overrides == (
+        "+rollout.engine_kwargs.sglang.attention_backend=fa3",
+    )
 
 
 def test_old_and_new_agreeing_is_fine_and_conflicting_is_an_error():

@@ -197,6 +197,9 @@ class _RepoProbe:
     def has_key(self, path: str) -> bool:
         return True
 
+    def is_free_form(self, path: str) -> bool:
+        return False
+
     def has_option(self, group: str, option: str) -> bool:
         return self.repo.config_exists(f"{group}/{option}")
 

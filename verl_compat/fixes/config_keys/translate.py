@@ -23,6 +23,8 @@ class Probe(Protocol):
 
     def has_key(self, path: str) -> bool: ...
 
+    def is_free_form(self, path: str) -> bool: ...
+
     def has_option(self, group: str, option: str) -> bool: ...
 
 
@@ -35,6 +37,11 @@ class ConfigProbe:
 
     def has_key(self, path: str) -> bool:
         return node_at(self.config, path) is not None
+
+    def is_free_form(self, path: str) -> bool:
+        """An empty dict verl hands on as is (``engine_kwargs.vllm: {}``): any key may go in."""
+        node = node_at(self.config, path)
+        return isinstance(node, DictConfig) and not node._is_none() and not node._is_missing() and not node.keys()
 
     def has_option(self, group: str, option: str) -> bool:
         return self.options(group, option)
@@ -52,9 +59,14 @@ class Finding:
     conflict: str | None = None  # the value already set at new_key, when it differs
 
     @property
+    def inert(self) -> bool:
+        """A removed key set to a value that asked for nothing the release does not do anyway."""
+        return self.row.kind == "removed" and any(same_value(v, self.value) for v in self.row.inert)
+
+    @property
     def stops(self) -> bool:
         """Whether this finding stops the run (a removed key, or old and new set differently)."""
-        return self.row.kind == "removed" or self.conflict is not None
+        return (self.row.kind == "removed" and not self.inert) or self.conflict is not None
 
     def warning(self) -> str:
         row = self.row
@@ -62,6 +74,11 @@ class Finding:
             return (
                 f"verl-compat: {self.key} was dropped in verl {row.since} ({row.evidence}) and is ignored: "
                 f"{row.why}. Delete it from your launch config."
+            )
+        if self.inert:
+            return (
+                f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}) and is "
+                f"ignored: {row.why}; this value asked for what the release does anyway. Delete it."
             )
         if row.kind == "removed":
             return (
@@ -80,7 +97,7 @@ class Finding:
                 f"({self.key} is {self.row.kind} to {self.new_key} in verl {self.row.since}, "
                 f"{self.row.evidence}): keep one of them"
             )
-        what = f"{self.key}={self.value}" if not self.row.group else self.key
+        what = f"{self.key}={self.value}"
         return (
             f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why}. "
             f"Delete it, or pin verl < {self.row.since}"
@@ -100,24 +117,50 @@ def stop_message(findings: Iterable[Finding]) -> str:
     )
 
 
-def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:
+def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:  # noqa: D103
     """The row whose path is ``key`` or a parent of it (the longest), among key rows."""
     found = [r for r in rows if not r.group and (key == r.old or key.startswith(r.old + "."))]
     return max(found, key=lambda r: len(r.old), default=None)
 
 
-def applies(row: Row, probe: Probe) -> bool:
-    """Whether the installed release lacks the row's old path and has what it became."""
+def applies(row: Row, probe: Probe, rows: Iterable[Row] = ROWS, depth: int = 8) -> bool:
+    """Whether the installed release lacks the row's old path and has what it became: the new path,
+    the dict it goes into (a free-form dict such as ``engine_kwargs.vllm: {}``), or what a later
+    row renamed it to."""
     if row.group:
-        group, option = row.old.split("=", 1)
-        return not probe.has_option(group, option)
-    if probe.has_key(row.old):
+        return True
+    if row.kind in ("dropped", "removed"):
+        return not probe.has_key(row.old)
+    if row.new != row.old and probe.has_key(row.old):
         return False
-    return row.kind in ("dropped", "removed") or probe.has_key(row.new)
+    if probe.has_key(row.new) or probe.is_free_form(row.new.rpartition(".")[0]):
+        return True
+    following = row_for(row.new, rows)
+    return following is not None and following is not row and depth > 0 and applies(following, probe, rows, depth - 1)
 
 
 def successor(row: Row, key: str) -> str:
     return row.new + key[len(row.old) :]
+
+
+def resolve(row: Row, key: str, probe: Probe, rows) -> tuple:
+    """Follow a chain of renames (``rollout.skip_rollout`` -> ``rollout.skip.enable`` ->
+    ``skip.rollout.enable``) as far as the installed config goes: ``(row, new_key)`` of the last."""
+    new_key = successor(row, key)
+    for _ in range(len(rows)):
+        if probe.has_key(new_key):
+            break
+        following = row_for(new_key, rows)
+        if following is None or following is row or following.kind not in ("renamed", "moved"):
+            break
+        if not applies(following, probe, rows):
+            break
+        row, new_key = following, successor(following, new_key)
+    return row, new_key
+
+
+def same_value(expected, text: str) -> bool:
+    return str(expected).strip().lower() == str(text).strip().lower() or value_text(expected) == text
 
 
 def mapped_value(row: Row, text: str, value) -> str:
@@ -181,7 +224,7 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     keys = [line.lstrip("~+").split("=", 1)[0] for line in overrides]
     groups = {row.old for row in rows if row.group}
     hits = [row_for(key, rows) for key in keys]
-    old = {i for i, (line, row) in enumerate(zip(overrides, hits)) if row is not None or line.lstrip("+") in groups}
+    old = {i for i, (key, row) in enumerate(zip(keys, hits)) if row is not None or key in groups}
     if not old:
         return Translation(tuple(overrides), ())
     successors = tuple(row.new for row in hits if row is not None and row.new)
@@ -193,15 +236,21 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
         w = parsed.get(i)
         row = None
         if w is not None:
-            row = _group_row(w, rows) or (row_for(w.key, rows) if w.key else None)
-        if row is None or not applies(row, probe):
+            row = _group_row(w, rows, probe) or (row_for(w.key, rows) if w.key else None)
+        if row is None or not applies(row, probe, rows):
             out.append(line)
+            continue
+        if row.group:
+            option = mapped_value(row, w.text, w.value)
+            findings.append(Finding(row, w.key, w.text, w.key, None if row.kind == "removed" else f"{w.key}={option}"))
+            if row.kind != "removed":
+                out.append(f"{w.key}={option}")
             continue
         if row.kind in ("dropped", "removed"):
             if w.prefix != "~":
-                findings.append(Finding(row, w.line if row.group else w.key, w.text))
+                findings.append(Finding(row, w.key, w.text))
             continue
-        new_key = successor(row, w.key)
+        row, new_key = resolve(row, w.key, probe, rows)
         if w.prefix == "~":
             new_line = f"~{new_key}" + (f"={mapped_value(row, w.text, w.value)}" if w.text else "")
         else:
@@ -221,10 +270,14 @@ def _mapped(row: Row, value):
     return next((new for old, new in row.values if old == value), value)
 
 
-def _group_row(w: _Written, rows) -> Row | None:
+def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
+    """A group row naming the option written, where the release no longer ships it."""
     if not w.key or w.prefix == "~":
         return None
-    return next((r for r in rows if r.group and r.old == f"{w.key}={w.text}"), None)
+    for row in rows:
+        if row.group and row.old == w.key and any(same_value(option, w.text) for option, _ in row.values):
+            return row if not probe.has_option(w.key, w.text) else None
+    return None
 
 
 # --- a composed config ---------------------------------------------------------------------------
@@ -252,9 +305,11 @@ def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row]
     """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
     place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
     value the user also set differently at the successor is a conflict, left there."""
+    rows = tuple(rows)
     findings = []
     for row in rows:
-        if row.group or node_at(config, row.old) is None or not applies(row, probe):
+        # new == old: a key left the schema but still goes into a free-form dict; a YAML sets it there.
+        if row.group or row.new == row.old or node_at(config, row.old) is None or not applies(row, probe, rows):
             continue
         old = node_at(config, row.old)
         for key, leaf in list(_leaves(old, row.old)):
@@ -262,7 +317,7 @@ def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row]
             if row.kind in ("dropped", "removed"):
                 findings.append(Finding(row, key, text))
                 continue
-            new_key = successor(row, key)
+            _, new_key = resolve(row, key, probe, rows)
             new_text = mapped_value(row, text, leaf._value())
             default, current = node_at(probe.config, new_key), node_at(config, new_key)
             conflict = None

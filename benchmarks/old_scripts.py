@@ -71,7 +71,8 @@ def outcome(returncode: int, stdout: str, stderr: str) -> dict:
     if returncode == 0 and stdout.strip():
         return {"kind": "composed", "config": yaml.load(stdout, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))}
     if STOP in stderr:
-        return {"kind": "verl-compat", "key": ", ".join(re.findall(r"^  (\S+?)[=:]", stderr, re.M))}
+        listed = stderr[stderr.index(STOP) :]
+        return {"kind": "verl-compat", "key": ", ".join(re.findall(r"^  (\S+?)[=:]", listed, re.M))}
     return {"kind": "hydra", "key": hydra_key(stderr)}
 
 
@@ -246,6 +247,23 @@ def main() -> None:
     logging.disable(logging.WARNING)
 
     results, times = [], {True: [], False: []}
+    try:
+        run_all(records, project, results, times)
+    except KeyboardInterrupt:
+        print(f"interrupted: {len(results)} of {len(records)} scripts measured", file=sys.stderr)
+        records = records[: len(results)]
+        times = {shim: spent[: len(results)] for shim, spent in times.items()}
+
+    print_tables(results, unmeasured)
+    print_timing(times)
+    if options.cli:
+        check_cli(records, results, options.cli, project, workdir)
+    if options.json:
+        Path(options.json).write_text(json.dumps(results, indent=1))
+
+
+def run_all(records: list, project, results: list, times: dict) -> None:
+    """Each script in process, with and without verl-compat, in alternating order."""
     for index, record in enumerate(records):
         args = argv(record, project)
         row = {"tag": record["tag"], "path": record["path"]}
@@ -257,15 +275,8 @@ def main() -> None:
                 result["lost"] = lost(record, result.pop("config"))
             row["with" if shim else "without"] = result
         results.append(row)
-        if (index + 1) % 100 == 0:
+        if (index + 1) % 25 == 0:
             print(f"  {index + 1}/{len(records)} scripts", file=sys.stderr, flush=True)
-
-    print_tables(results, unmeasured)
-    print_timing(times)
-    if options.cli:
-        check_cli(records, results, options.cli, project, workdir)
-    if options.json:
-        Path(options.json).write_text(json.dumps(results, indent=1))
 
 
 def print_tables(results: list, unmeasured: list) -> None:

@@ -99,8 +99,8 @@ class Finding:
             )
         what = f"{self.key}={self.value}"
         return (
-            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why}. "
-            f"Delete it, or pin verl < {self.row.since}"
+            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why} "
+            f"(or pin verl < {self.row.since})"
         )
 
 

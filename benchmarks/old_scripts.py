@@ -59,6 +59,10 @@ def argv(record: dict, project: Path | None) -> list:
         path = record["config_path"]
         if path.startswith(PROJECT_DIR):
             path = str(project / record["tag"] / path[len(PROJECT_DIR) :])
+        elif path in ("config", "./config"):
+            # verl's own config folder, where these scripts' `--config-path` pointed at their tag
+            # (Hydra would read `./config` against the working directory or the main module).
+            path = str(VERL_CONFIG)
         args += ["--config-path", path]
     if record["config_name"] != "ppo_trainer" or record["config_path"] is not None:
         args += ["--config-name", record["config_name"]]
@@ -246,23 +250,22 @@ def main() -> None:
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
 
-    results, times = [], {True: [], False: []}
+    results = []
     try:
-        run_all(records, project, results, times)
+        run_all(records, project, results)
     except KeyboardInterrupt:
         print(f"interrupted: {len(results)} of {len(records)} scripts measured", file=sys.stderr)
         records = records[: len(results)]
-        times = {shim: spent[: len(results)] for shim, spent in times.items()}
 
     print_tables(results, unmeasured)
-    print_timing(times)
+    print_timing(results)
     if options.cli:
         check_cli(records, results, options.cli, project, workdir)
     if options.json:
         Path(options.json).write_text(json.dumps(results, indent=1))
 
 
-def run_all(records: list, project, results: list, times: dict) -> None:
+def run_all(records: list, project, results: list) -> None:
     """Each script in process, with and without verl-compat, in alternating order."""
     for index, record in enumerate(records):
         args = argv(record, project)
@@ -270,7 +273,7 @@ def run_all(records: list, project, results: list, times: dict) -> None:
         order = (False, True) if index % 2 else (True, False)
         for shim in order:
             result, seconds = in_process(args, shim)
-            times[shim].append(seconds)
+            result["seconds"] = seconds
             if result["kind"] == "composed":
                 result["lost"] = lost(record, result.pop("config"))
             row["with" if shim else "without"] = result
@@ -320,13 +323,19 @@ def print_tables(results: list, unmeasured: list) -> None:
             print(f"  {n:4}  {key}")
 
 
-def print_timing(times: dict) -> None:
-    pairs = list(zip(times[False], times[True]))
+def print_timing(results: list) -> None:
+    """Paired over the scripts that compose both ways (the same work: a script Hydra stops at its
+    first key does less of it)."""
+    pairs = [(r["without"]["seconds"], r["with"]["seconds"]) for r in results
+             if r["without"]["kind"] == r["with"]["kind"] == "composed"]
+    if not pairs:
+        return
+    without, with_ = [p[0] for p in pairs], [p[1] for p in pairs]
     ratios = [w / wo for wo, w in pairs if wo > 0]
-    print(f"\ncomposition time, paired over {len(pairs)} scripts (order alternated): without "
-          f"{statistics.median(times[False]) * 1000:.0f} ms, with {statistics.median(times[True]) * 1000:.0f} ms "
-          f"(medians); total {sum(times[False]):.1f} s -> {sum(times[True]):.1f} s, ratio "
-          f"{sum(times[True]) / sum(times[False]):.3f}; median per-script ratio {statistics.median(ratios):.3f}")
+    print(f"\ncomposition time, paired over the {len(pairs)} scripts that compose both ways (order alternated): "
+          f"without {statistics.median(without) * 1000:.0f} ms, with {statistics.median(with_) * 1000:.0f} ms "
+          f"(medians); total {sum(without):.1f} s -> {sum(with_):.1f} s, ratio {sum(with_) / sum(without):.3f}; "
+          f"median per-script ratio {statistics.median(ratios):.3f}")
 
 
 def check_cli(records: list, results: list, n: int, project, workdir: str) -> None:

@@ -99,6 +99,8 @@ def test_cli_removed_key_stops_with_one_clear_error(tmp_path):
 def test_compose_api_translates_and_the_switch_turns_the_stop_into_a_warning(shim, shim_warnings, monkeypatch):
     config = verl_compose([f"{RENAMED}=True"])
     assert config.critic.fsdp.param_offload is True
+    # `--config-name ppo_trainer.yaml`, as many of verl's own scripts write it
+    assert verl_compose([f"{RENAMED}=True"], name="ppo_trainer.yaml").critic.fsdp.param_offload is True
     with pytest.raises(ConfigCompositionException, match=f"{REMOVED}=enable: removed in verl"):
         verl_compose([f"{REMOVED}=enable"])
     monkeypatch.setenv(translate.ALLOW_REMOVED, "1")

@@ -131,7 +131,7 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
         defaults, repo = _defaults_and_repo(*args, **kwargs)
         sources = {d.config_path: _source(repo, d.config_path) for d in defaults}
         session.verl = any(
-            d.config_path in TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
+            _name(d.config_path) in TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
         )
         user = [d for d in defaults if not _verl_or_hydra(sources[d.config_path])]
         if session.verl and user and _has_old_key(cfg):
@@ -178,6 +178,11 @@ def _overrides_and_cfg(overrides, cfg):
 
 def _rest(kwargs) -> dict:
     return {k: v for k, v in kwargs.items() if k != "defaults"}
+
+
+def _name(config_path) -> str:
+    """``ppo_trainer`` for ``ppo_trainer`` and ``ppo_trainer.yaml`` (``--config-name`` takes both)."""
+    return (config_path or "").removesuffix(".yaml")
 
 
 def _verl_or_hydra(source: str) -> bool:

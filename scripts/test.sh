@@ -14,8 +14,11 @@
 # - `omni` runs the verl-omni tests only (tests/integration/test_omni*.py); no other environment
 #   runs them.
 # - The tests that do not depend on the installed verl (RELEASE_INDEPENDENT: `migrate` on text
-#   files, the auto-load bootstrap, which builds its own small venvs with a fake verl, and `view` on
-#   synthetic snapshots) run in the last verl release of the list only (0.9.1 by default).
+#   files, the auto-load bootstrap, which builds its own small venvs with a fake verl, `view` on
+#   synthetic snapshots, the config_keys engine) run in the last verl release of the list only
+#   (0.9.1 by default).
+# - The tests whose point is an old launch config on the newest release (NEWEST_TESTS: config_keys
+#   through verl's real CLI and in a fit) run in the last verl release of the list only too.
 # - The `view` page's browser test needs Debian's chromium: installed here (as root, with apt-get)
 #   when that test is selected and chromium is missing.
 # - Fit-heavy tests whose point is the two sides of verl #6198 (SIDES_TESTS: recipe-shaped
@@ -30,7 +33,8 @@ source scripts/_envs.sh
 RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
 RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py
-    tests/unit/test_layers.py tests/unit/test_view.py tests/unit/test_view_browser.py)
+    tests/unit/test_layers.py tests/unit/test_view.py tests/unit/test_view_browser.py tests/unit/test_config_keys.py)
+NEWEST_TESTS=(tests/integration/test_config_keys_cli.py tests/integration/test_config_keys_fit.py)
 BROWSER_TESTS=tests/unit/test_view_browser.py
 SIDES_TESTS=(tests/integration/test_user_trainers.py tests/integration/test_oom_snapshot.py
     tests/integration/test_verl_example_configs.py)
@@ -74,7 +78,7 @@ for release in $RELEASES; do
         else
             selection=(tests --ignore-glob='*/test_omni*')
             if [ "$release" != "$last_release" ]; then
-                for path in "${RELEASE_INDEPENDENT[@]}"; do selection+=(--ignore="$path"); done
+                for path in "${RELEASE_INDEPENDENT[@]}" "${NEWEST_TESTS[@]}"; do selection+=(--ignore="$path"); done
             fi
             if [[ "$SIDES_RELEASES" != *" $release "* ]]; then
                 for path in "${SIDES_TESTS[@]}"; do selection+=(--ignore="$path"); done

@@ -20,7 +20,12 @@ logger = logging.getLogger("verl_compat")
 
 # Each name is a module that fits :class:`Fix`. ``propagation`` is not a fix of verl but fits the
 # contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks.
-FIX_MODULES = ("verl_compat.fixes.torch_memory", "verl_compat.fixes.oom_snapshot", "verl_compat.propagation")
+FIX_MODULES = (
+    "verl_compat.fixes.torch_memory",
+    "verl_compat.fixes.oom_snapshot",
+    "verl_compat.fixes.config_keys",
+    "verl_compat.propagation",
+)
 
 # The optional trainer hooks: the core runs them on every trainer class (verl_compat.trainers).
 TRAINER_HOOKS = ("on_trainer_init", "before_step", "after_step")

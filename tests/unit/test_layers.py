@@ -84,7 +84,14 @@ def test_no_import_cycle():
 
 
 def test_no_function_level_import_of_the_package():
-    late = [(name, target) for name in MODULES for target, top in _imports(name) if not top]
+    """Except a package deferring its own submodule (and the third-party import that submodule
+    carries: config_keys' Hydra wrappers import Hydra), which can hide no cycle."""
+    late = [
+        (name, target)
+        for name in MODULES
+        for target, top in _imports(name)
+        if not top and not (_is_package(name) and target.startswith(name + "."))
+    ]
     assert late == []
 
 

@@ -1,0 +1,132 @@
+"""config_keys where Hydra composes verl's config, on the newest release: verl's real CLI
+(``python -m verl.trainer.main_ppo … --cfg job``, also with ``--config-path/--config-name``), the
+compose API, and another Hydra application in the same process left untouched.
+
+The old keys are a 0.7-era script's; on the installed release each is checked first to be gone
+(so the baseline fails as a user sees it), then translated.
+"""
+
+import os
+import textwrap
+
+import pytest
+import yaml
+from hydra import compose, initialize_config_dir
+from hydra.errors import ConfigCompositionException
+
+import verl
+from pyrun import run_argv
+from verl_compat.fixes.config_keys import translate
+
+VERL_CONFIG = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
+RENAMED = "critic.model.fsdp_config.param_offload"
+DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"
+REMOVED = "trainer.use_legacy_worker_impl"
+OLD_SCRIPT = [f"{RENAMED}=True", f"+{DROPPED}=True", "trainer.profile_steps=[1,2]", "data.train_batch_size=16"]
+
+
+def cli(*argv, env=None, cwd=None):
+    return run_argv(["-m", "verl.trainer.main_ppo", *argv, "--cfg", "job"], env=env, cwd=cwd, check=False)
+
+
+def composed(stdout: str) -> dict:
+    return yaml.safe_load(stdout[stdout.index("model_engine:") :])
+
+
+def shim_warnings(stderr: str) -> list:
+    return [line for line in stderr.splitlines() if "VerlCompatDeprecationWarning: " in line]
+
+
+def verl_compose(overrides, name="ppo_trainer", config_dir=VERL_CONFIG):
+    with initialize_config_dir(config_dir=config_dir, version_base=None):
+        return compose(config_name=name, overrides=list(overrides))
+
+
+def test_the_old_keys_are_gone_from_this_release(no_shim):
+    probe = translate.ConfigProbe(verl_compose([]))
+    assert not probe.has_key(RENAMED) and probe.has_key("critic.fsdp.param_offload")
+    assert not probe.has_key(DROPPED) and not probe.has_key(REMOVED)
+
+
+def test_cli_without_verl_compat_stops_at_the_first_old_key(tmp_path):
+    result = cli(*OLD_SCRIPT, env={"VERL_COMPAT_DISABLE": "1"}, cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"Could not override '{RENAMED}'" in result.stderr
+
+
+def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
+    """A recipe-style user config (``defaults: [ppo_trainer, _self_]``, verl's config on the search
+    path) whose own body sets old keys, launched with old CLI overrides."""
+    (tmp_path / "recipe.yaml").write_text(
+        textwrap.dedent(
+            """\
+            hydra:
+              searchpath:
+                - pkg://verl.trainer.config
+            defaults:
+              - ppo_trainer
+              - _self_
+            critic:
+              model:
+                fsdp_config:
+                  optimizer_offload: true
+            """
+        )
+    )
+    result = cli("--config-path", tmp_path, "--config-name", "recipe", *OLD_SCRIPT, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    config = composed(result.stdout)
+    assert config["critic"]["fsdp"]["param_offload"] is True
+    assert config["critic"]["fsdp"]["optimizer_offload"] is True
+    assert "fsdp_config" not in config["critic"]["model"]
+    assert config["global_profiler"]["steps"] == [1, 2]
+    assert "megatron" not in config["actor_rollout_ref"]["actor"]
+    warned = shim_warnings(result.stderr)
+    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload"):
+        assert sum(f" {key} " in line for line in warned) == 1, (key, warned)
+
+
+def test_cli_removed_key_stops_with_one_clear_error(tmp_path):
+    result = cli(f"{REMOVED}=enable", f"{RENAMED}=True", "model_engine=mindspeed", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "verl-compat: this launch config asks for what the installed verl cannot do" in result.stderr
+    assert f"{REMOVED}=enable: removed in verl" in result.stderr
+    assert "model_engine=mindspeed: removed in verl" in result.stderr
+    assert "VERL_COMPAT_ALLOW_REMOVED_KEYS=1" in result.stderr
+
+
+def test_compose_api_translates_and_the_switch_turns_the_stop_into_a_warning(shim, shim_warnings, monkeypatch):
+    config = verl_compose([f"{RENAMED}=True"])
+    assert config.critic.fsdp.param_offload is True
+    # `--config-name ppo_trainer.yaml`, as many of verl's own scripts write it
+    assert verl_compose([f"{RENAMED}=True"], name="ppo_trainer.yaml").critic.fsdp.param_offload is True
+    with pytest.raises(ConfigCompositionException, match=f"{REMOVED}=enable: removed in verl"):
+        verl_compose([f"{REMOVED}=enable"])
+    monkeypatch.setenv(translate.ALLOW_REMOVED, "1")
+    config = verl_compose([f"{REMOVED}=enable"])
+    assert REMOVED.split(".")[-1] not in config.trainer
+    assert any(f"{REMOVED}=enable was removed" in text for text in shim_warnings())
+
+
+def test_compose_api_conflicting_old_and_new_is_an_error(shim):
+    with pytest.raises(ConfigCompositionException, match="conflicts with critic.fsdp.param_offload=False"):
+        verl_compose([f"{RENAMED}=True", "critic.fsdp.param_offload=False"])
+    assert verl_compose([f"{RENAMED}=True", "critic.fsdp.param_offload=True"]).critic.fsdp.param_offload
+
+
+def test_another_hydra_app_is_untouched(shim, shim_warnings, tmp_path):
+    """Same keys, same process, verl-compat active: not verl's config, so Hydra decides alone."""
+    (tmp_path / "app.yaml").write_text(
+        "critic:\n  fsdp:\n    param_offload: false\n  model:\n    fsdp_config:\n      param_offload: false\n"
+        "trainer:\n  profile_steps: null\n"
+    )
+    config = verl_compose([f"{RENAMED}=True", "trainer.profile_steps=[1]"], name="app", config_dir=str(tmp_path))
+    assert config.critic.model.fsdp_config.param_offload is True and config.critic.fsdp.param_offload is False
+    assert config.trainer.profile_steps == [1]
+    with pytest.raises(ConfigCompositionException, match=f"Could not override '{DROPPED}'"):
+        verl_compose([f"{DROPPED}=True"], name="app", config_dir=str(tmp_path))
+    assert shim_warnings() == []
+    assert "hydra._internal.config_loader_impl:ConfigLoaderImpl._apply_overrides_to_config" in (
+        shim.status()["fixes"]["config_keys"]["patched"]
+    )

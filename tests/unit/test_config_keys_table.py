@@ -1,0 +1,166 @@
+"""Each row of the config-keys table against the installed release's real config.
+
+verl's ``ppo_trainer`` and ``ppo_megatron_trainer`` (and ``ppo_trainer`` with each ``model_engine``
+option the release ships) are composed once with Hydra's compose API from the installed verl's own
+config folder, and every node path listed. A row then holds in one of two ways, decided by probing
+that config, never the version string:
+
+- the old path is still there: the change came in a later release (the successor may already
+  exist beside it, during a deprecation window), and nothing is translated;
+- the old path is gone: a renamed or moved key's successor is there (following chained rows, or its
+  free-form parent dict for a key that stayed at the same path), or the release predates both.
+
+In a release that has the table's latest changes (0.9.1 today) every old path must be gone and
+each successor there. The table's own sanity (unique old paths, valid kinds, evidence) is checked here too.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from verl_compat.fixes.config_keys.table import KINDS, ROWS, Row
+
+CONFIG_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0]) / "trainer" / "config"
+KEY_ROWS = [row for row in ROWS if not row.group]
+GROUP_ROWS = [row for row in ROWS if row.group]
+OLD_PATHS = {row.old for row in KEY_ROWS}
+
+
+def _paths(node, prefix: str, out: dict) -> None:
+    if isinstance(node, dict):
+        if prefix:
+            out[prefix] = node
+        for key, value in node.items():
+            _paths(value, f"{prefix}.{key}" if prefix else str(key), out)
+    else:
+        out[prefix] = node
+
+
+@functools.lru_cache(maxsize=None)
+def release_paths() -> dict:
+    """Every node path of the installed release's PPO configs (all engines), to its unresolved value."""
+    # The engines the two trainer configs already select (``model_engine: dp`` / ``megatron`` in
+    # their defaults lists) are composed once, not twice.
+    chosen = {
+        m.group(1)
+        for name in ("ppo_trainer", "ppo_megatron_trainer")
+        for m in re.finditer(r"model_engine: *(\w+)", (CONFIG_DIR / f"{name}.yaml").read_text())
+    }
+    engines = sorted(p.stem for p in (CONFIG_DIR / "model_engine").glob("*.yaml") if p.stem not in chosen)
+    variants = [("ppo_trainer", []), ("ppo_megatron_trainer", [])]
+    variants += [("ppo_trainer", [f"model_engine={engine}"]) for engine in engines]
+    out: dict = {}
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
+        for name, overrides in variants:
+            cfg = compose(config_name=name, overrides=overrides)
+            _paths(OmegaConf.to_container(cfg, resolve=False), "", out)
+    return out
+
+
+def present(path: str) -> bool:
+    return path in release_paths()
+
+
+def free_form_parent(path: str) -> bool:
+    """The key's parent is an open dict verl hands on as is (``engine_kwargs.vllm: {}``)."""
+    return release_paths().get(path.rpartition(".")[0]) == {}
+
+
+def row_of(path: str) -> Row | None:
+    found = [r for r in KEY_ROWS if path == r.old or path.startswith(r.old + ".")]
+    return max(found, key=lambda r: len(r.old), default=None)
+
+
+def final_successor(row: Row) -> str | None:
+    """Where a renamed/moved row's value lands in this release: its successor, followed through
+    chained rows while the successor is itself an old path this release lacks."""
+    path, seen = row.new, {row.old}
+    while path is not None and not present(path):
+        nxt = row_of(path)
+        if nxt is None or nxt.old in seen or nxt.kind not in ("renamed", "moved"):
+            break
+        seen.add(nxt.old)
+        path = nxt.new + path[len(nxt.old) :]
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def newest_release() -> bool:
+    """The installed release has the table's latest changes, probed on its config: the renamed keys of
+    the table's latest ``since`` have left their old path for their successor here. (Absence alone
+    proves nothing: an older release lacks keys that came after it, too.)"""
+    latest = max((row.since for row in KEY_ROWS), key=lambda v: tuple(int(p) for p in v.split(".")))
+    rows = [row for row in KEY_ROWS if row.since == latest and row.kind in ("renamed", "moved")]
+    return bool(rows) and all(not present(row.old) and present(final_successor(row)) for row in rows)
+
+
+@pytest.mark.parametrize("row", KEY_ROWS, ids=[row.old for row in KEY_ROWS])
+def test_row_against_installed_config(row: Row):
+    if present(row.old):
+        # The change came later than this release, which still reads the old path (its successor may
+        # already exist beside it: 0.7.1-0.9.0 had actor.router_replay and actor.megatron.router_replay).
+        assert not newest_release(), f"{row.old} is still in the newest release"
+        return
+    if row.kind in ("dropped", "removed"):
+        assert row.new is None
+        return
+    if row.new == row.old:
+        # Left the schema, still read under a free-form parent dict.
+        assert free_form_parent(row.old) or not newest_release(), f"{row.old}: no free-form parent"
+        return
+    target = final_successor(row)
+    if newest_release():
+        assert present(target) or free_form_parent(target), f"{row.old} is gone but not its successor {target}"
+
+
+@pytest.mark.parametrize("row", GROUP_ROWS, ids=[row.old for row in GROUP_ROWS])
+def test_group_row_against_installed_config(row: Row):
+    assert (CONFIG_DIR / row.old).is_dir() or not newest_release(), f"no config group {row.old}"
+    for option, _ in row.values:
+        shipped = (CONFIG_DIR / row.old / f"{option}.yaml").exists()
+        assert not (shipped and newest_release()), f"{row.old}={option} is still shipped"
+
+
+def test_table_sanity():
+    olds = [row.old for row in ROWS]
+    assert len(olds) == len(set(olds)), "duplicate old paths"
+    for row in ROWS:
+        assert row.kind in KINDS, row
+        assert row.evidence.startswith("verl"), row
+        assert row.since, row
+        if row.kind in ("renamed", "moved"):
+            assert row.new, row
+        else:
+            assert row.new is None, row
+        if row.kind == "moved":
+            assert row.values, row
+        if row.kind in ("dropped", "removed"):
+            assert row.why, row
+        assert not row.inert or row.kind in ("removed", "moved"), row
+        assert not set(row.inert) & {old for old, _ in row.values}, row
+        if row.group:
+            assert "." not in row.old and row.values, row
+    # No row shadows another's subtree unless it is deliberately finer (a subtree row and a key
+    # under it with another fate).
+    for row in KEY_ROWS:
+        if row.new and row.new != row.old and row.new in OLD_PATHS:
+            assert row_of(row.new).kind in ("renamed", "moved"), f"{row.old} chains into a dead end"
+
+
+def test_docs_state_the_table_size():
+    kinds = collections.Counter(row.kind for row in ROWS)
+    size = (
+        f"{len(ROWS)} rows: {kinds['renamed']} renamed, {kinds['moved']} moved, {kinds['dropped']} dropped, "
+        f"{kinds['removed']} removed"
+    )
+    inert = f"{sum(bool(row.inert) for row in ROWS)} removed or moved rows name inert values"
+    page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "config_keys.md").read_text().split())
+    assert size in page and inert in page

@@ -1,0 +1,39 @@
+"""config_keys: trainer-config keys verl renamed or removed, translated where Hydra composes
+verl's config, before Hydra rejects the first one (or, for a ``+key=``, silently keeps a key
+verl reads nowhere).
+
+The fix reads top to bottom: :mod:`.table` is the data (every old path, what it became, the release
+and the verl change); :mod:`.translate` applies it to override strings and to a composed config,
+probing the installed release's config rather than its version; :mod:`.compose` finds verl's
+compositions inside Hydra (``@hydra.main`` and the compose API) and warns, or stops the launch
+before any worker starts when a key asks for what this verl cannot do
+(``VERL_COMPAT_ALLOW_REMOVED_KEYS=1`` turns that stop into a warning).
+"""
+
+from __future__ import annotations
+
+NAME = "config_keys"
+TARGETS = ("hydra._internal.config_loader_impl",)
+
+
+def patches(module):
+    """Hydra's config loader: the module is imported, so Hydra is there to import from."""
+    from . import compose
+
+    return compose.plan(module)
+
+
+def state() -> dict:
+    """The old keys met in this process and what each became."""
+    import sys
+
+    compose = sys.modules.get(f"{__name__}.compose")
+    return compose.state() if compose is not None else {"keys": {}}
+
+
+def reset() -> None:
+    import sys
+
+    compose = sys.modules.get(f"{__name__}.compose")
+    if compose is not None:
+        compose.reset()

@@ -1,0 +1,245 @@
+"""Where Hydra composes verl's config: four wrappers on Hydra's ``ConfigLoaderImpl``, one
+composition at a time (a per-thread stack of sessions).
+
+Every way a verl config is composed goes through ``ConfigLoaderImpl._load_configuration_impl``:
+``@hydra.main`` (``python -m verl.trainer.main_ppo …``, ``--cfg job``, ``--config-path``) and the
+compose API (``hydra.compose``). Inside it, in order:
+
+1. ``_parse_overrides_and_create_caching_repo`` parses the overrides and builds the search path:
+   the first moment the search path says whether verl's ``verl/trainer/config`` is in it. Config
+   group options are translated here, before the defaults list is built from them.
+2. ``_compose_config_from_defaults_list`` merges the config files: the defaults list says whether
+   this is verl's PPO trainer config (``ppo_trainer`` / ``ppo_megatron_trainer`` from verl's
+   directory, as the primary config or in a user's defaults chain). Old keys in a user's own
+   YAML are moved here, before struct mode makes them unreachable.
+3. ``_apply_overrides_to_config`` (a staticmethod) applies the key overrides to the composed
+   config: they are translated here against it, before Hydra rejects the first old one.
+4. When ``_load_configuration_impl`` returns, each finding is warned once; keys that ask for
+   what this verl cannot do stop the composition with one error that lists them all.
+
+Another Hydra application composes through the same functions: without verl's config directory
+in its search path and verl's trainer config in its defaults, nothing is touched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.errors import ConfigCompositionException
+
+from ... import deprecation
+from ...registry import Patch, Plan, guard
+from . import table, translate
+
+NAME = "config_keys"
+TRAINER_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")
+_HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
+
+
+class RemovedConfigKeysError(ConfigCompositionException):
+    """The launch config sets keys the installed verl removed, or sets a renamed key and its
+    successor differently. A ``ConfigCompositionException``: the Hydra CLI prints its message
+    alone, without a traceback."""
+
+
+@dataclasses.dataclass
+class _Session:
+    verl: bool = False
+    findings: list = dataclasses.field(default_factory=list)
+
+
+_local = threading.local()
+
+
+def _stack() -> list:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def _current() -> _Session | None:
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+def is_verl_source(path: str) -> bool:
+    """Whether a config source (``pkg://…``, ``file://…``) is verl's trainer config directory."""
+    if path.startswith("pkg://"):
+        return path[len("pkg://") :].strip("/") == "verl.trainer.config"
+    if path.startswith("file://"):
+        return os.path.normpath(path[len("file://") :]).replace(os.sep, "/").endswith("verl/trainer/config")
+    return False
+
+
+def _source(repo, config_path) -> str:
+    loaded = repo.load_config(config_path) if config_path else None
+    return loaded.path if loaded is not None else ""
+
+
+# --- the wrappers --------------------------------------------------------------------------------
+
+
+def load_configuration(wrapped, instance, args, kwargs):
+    """One composition: collect findings through the inner wrappers, then warn, or stop."""
+    stack = _stack()
+    session = _Session()
+    stack.append(session)
+    try:
+        cfg = wrapped(*args, **kwargs)
+    finally:
+        stack.remove(session)
+    error = None
+    with guard(NAME, "load_configuration"):
+        error = report(session.findings)
+    if error is not None:
+        raise RemovedConfigKeysError(error)
+    return cfg
+
+
+def parse_overrides(wrapped, instance, args, kwargs):
+    """Mark the composition as verl's when verl's config directory is in the search path, and
+    translate config group options."""
+    parsed, repo = wrapped(*args, **kwargs)
+    session = _current()
+    if session is None:
+        return parsed, repo
+    with guard(NAME, "_parse_overrides_and_create_caching_repo"):
+        session.verl = any(is_verl_source(source.full_path()) for source in repo.get_sources())
+        groups = tuple(row for row in table.ROWS if row.group)
+        if session.verl and groups:
+            lines = [override.input_line for override in parsed]
+            probe = _RepoProbe(repo)
+            translation = translate.translate_overrides(lines, probe, groups)
+            session.findings.extend(translation.findings)
+            if list(translation.overrides) != lines:
+                parsed = _reparsed(parsed, translation.overrides)
+    return parsed, repo
+
+
+def compose_from_defaults(wrapped, instance, args, kwargs):
+    """Confirm the config is verl's PPO trainer config, and move old keys a user's YAML sets."""
+    cfg = wrapped(*args, **kwargs)
+    session = _current()
+    if session is None or not session.verl:
+        return cfg
+    verl_only = None
+    with guard(NAME, "_compose_config_from_defaults_list"):
+        defaults, repo = _defaults_and_repo(*args, **kwargs)
+        sources = {d.config_path: _source(repo, d.config_path) for d in defaults}
+        session.verl = any(
+            _name(d.config_path) in TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
+        )
+        user = [d for d in defaults if not _verl_or_hydra(sources[d.config_path])]
+        if session.verl and user and _has_old_key(cfg):
+            verl_only = [d for d in defaults if d not in user]
+    if verl_only is not None:
+        # The installed release's own config, from the same Hydra function without the user's
+        # files: the probe says which of the user's keys verl no longer has. Only composed when
+        # a user's YAML sets a key of the table.
+        own = wrapped(verl_only, *args[1:], **kwargs) if args else wrapped(defaults=verl_only, **_rest(kwargs))
+        with guard(NAME, "_compose_config_from_defaults_list"):
+            session.findings.extend(translate.translate_config(cfg, translate.ConfigProbe(own)))
+    return cfg
+
+
+def apply_overrides(wrapped, instance, args, kwargs):
+    """Translate the key overrides against the composed config, before Hydra applies them."""
+    session = _current()
+    if session is not None and session.verl:
+        with guard(NAME, "_apply_overrides_to_config"):
+            overrides, cfg = _overrides_and_cfg(*args, **kwargs)
+            lines = [override.input_line for override in overrides]
+            translation = translate.translate_overrides(lines, translate.ConfigProbe(cfg))
+            session.findings.extend(translation.findings)
+            if list(translation.overrides) != lines:
+                args, kwargs = (_reparsed(overrides, translation.overrides), cfg), {}
+    return wrapped(*args, **kwargs)
+
+
+def _reparsed(parsed, lines) -> list:
+    """``lines`` as Hydra ``Override`` objects: those already parsed kept, the new ones parsed."""
+    known = {override.input_line: override for override in parsed}
+    new = [line for line in lines if line not in known]
+    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new)))
+    return [known[line] for line in lines]
+
+
+def _defaults_and_repo(defaults, repo):
+    return defaults, repo
+
+
+def _overrides_and_cfg(overrides, cfg):
+    return overrides, cfg
+
+
+def _rest(kwargs) -> dict:
+    return {k: v for k, v in kwargs.items() if k != "defaults"}
+
+
+def _name(config_path) -> str:
+    """``ppo_trainer`` for ``ppo_trainer`` and ``ppo_trainer.yaml`` (``--config-name`` takes both)."""
+    return (config_path or "").removesuffix(".yaml")
+
+
+def _verl_or_hydra(source: str) -> bool:
+    return is_verl_source(source) or source.startswith(_HYDRA_SOURCES)
+
+
+def _has_old_key(cfg) -> bool:
+    return any(not row.group and translate.node_at(cfg, row.old) is not None for row in table.ROWS)
+
+
+@dataclasses.dataclass(frozen=True)
+class _RepoProbe:
+    """Config group options, from the composition's config repository."""
+
+    repo: object
+
+    def has_key(self, path: str) -> bool:
+        return True
+
+    def is_free_form(self, path: str) -> bool:
+        return False
+
+    def has_option(self, group: str, option: str) -> bool:
+        return self.repo.config_exists(f"{group}/{option}")
+
+
+# --- what the user is told -----------------------------------------------------------------------
+
+_seen: dict = {}  # old key -> what became of it, for state()
+
+
+def report(findings) -> str | None:
+    """Warn once per key; return the error text when a finding stops the run."""
+    allow = os.environ.get(translate.ALLOW_REMOVED, "").strip().lower() not in ("", "0", "false", "no", "off")
+    stops = [f for f in findings if f.stops and not (allow and f.conflict is None)]
+    for finding in findings:
+        _seen[finding.key] = finding.new_key or finding.row.kind
+        if finding not in stops:
+            deprecation.warn_once(f"{NAME}:{finding.key}", finding.warning())
+    return translate.stop_message(stops) if stops else None
+
+
+def state() -> dict:
+    return {"keys": dict(sorted(_seen.items()))}
+
+
+def reset() -> None:
+    _seen.clear()
+
+
+def plan(module) -> Plan:
+    """The four functions of Hydra's ``ConfigLoaderImpl`` (hydra-core 1.3)."""
+    return Plan(
+        (
+            Patch("ConfigLoaderImpl._load_configuration_impl", load_configuration, "one composition"),
+            Patch("ConfigLoaderImpl._parse_overrides_and_create_caching_repo", parse_overrides, "verl's? groups"),
+            Patch("ConfigLoaderImpl._compose_config_from_defaults_list", compose_from_defaults, "a user's YAML"),
+            Patch("ConfigLoaderImpl._apply_overrides_to_config", apply_overrides, "key overrides"),
+        )
+    )

@@ -1,0 +1,338 @@
+"""Translate old trainer-config keys, in Hydra overrides and in a composed config tree. Pure: no
+wrapt, no verl; Hydra's own override grammar parses what the user wrote.
+
+Which rows apply is decided by a :class:`Probe` of the installed release's config, never by its
+version string: a row applies only where its old path is absent there (and, for ``renamed`` and
+``moved``, its successor present), so one table serves every release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Iterable, Protocol
+
+from omegaconf import DictConfig, OmegaConf, open_dict
+
+from .table import ROWS, Row
+
+ALLOW_REMOVED = "VERL_COMPAT_ALLOW_REMOVED_KEYS"
+
+
+class Probe(Protocol):
+    """What the installed release's config has."""
+
+    def has_key(self, path: str) -> bool: ...
+
+    def is_free_form(self, path: str) -> bool: ...
+
+    def has_option(self, group: str, option: str) -> bool: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigProbe:
+    """A probe over a composed config (keys) and a config repository's options (``has_option``)."""
+
+    config: DictConfig
+    options: Callable[[str, str], bool] = lambda group, option: True
+
+    def has_key(self, path: str) -> bool:
+        return node_at(self.config, path) is not None
+
+    def is_free_form(self, path: str) -> bool:
+        """An empty dict verl hands on as is (``engine_kwargs.vllm: {}``): any key may go in."""
+        node = node_at(self.config, path)
+        return isinstance(node, DictConfig) and not node._is_none() and not node._is_missing() and not node.keys()
+
+    def has_option(self, group: str, option: str) -> bool:
+        return self.options(group, option)
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One old key the user wrote and what became of it."""
+
+    row: Row
+    key: str  # the old key as written (a leaf under the row's subtree, or the row's path)
+    value: str  # the value as written ("" for a bare ``~key``)
+    new_key: str | None = None
+    replacement: str | None = None  # the override to write instead
+    conflict: str | None = None  # the value already set at new_key, when it differs
+
+    @property
+    def inert(self) -> bool:
+        """A removed key set to a value that asked for nothing the release does not do anyway."""
+        return self.row.kind == "removed" and any(same_value(v, self.value) for v in self.row.inert)
+
+    @property
+    def stops(self) -> bool:
+        """Whether this finding stops the run (a removed key, or old and new set differently)."""
+        return (self.row.kind == "removed" and not self.inert) or self.conflict is not None
+
+    def warning(self) -> str:
+        row = self.row
+        if row.kind == "dropped":
+            return (
+                f"verl-compat: {self.key} was dropped in verl {row.since} ({row.evidence}) and is ignored: "
+                f"{row.why}. Delete it from your launch config."
+            )
+        if self.inert:
+            return (
+                f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}) and is "
+                f"ignored: {row.why}; this value asked for what the release does anyway. Delete it."
+            )
+        if row.kind == "removed":
+            return (
+                f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}): "
+                f"{row.why}; it is ignored because {ALLOW_REMOVED}=1 is set."
+            )
+        return (
+            f"verl-compat: {self.key} is {row.kind} to {self.new_key} in verl {row.since} ({row.evidence}); "
+            f"verl-compat set it there. Write instead: {self.replacement}"
+        )
+
+    def error_line(self) -> str:
+        if self.conflict is not None:
+            return (
+                f"  {self.key}={self.value} conflicts with {self.new_key}={self.conflict} "
+                f"({self.key} is {self.row.kind} to {self.new_key} in verl {self.row.since}, "
+                f"{self.row.evidence}): keep one of them"
+            )
+        what = f"{self.key}={self.value}"
+        return (
+            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why} "
+            f"(or pin verl < {self.row.since})"
+        )
+
+
+def stop_message(findings: Iterable[Finding]) -> str:
+    """The one error that lists every key that stops the run."""
+    lines = [finding.error_line() for finding in findings if finding.stops]
+    return "\n".join(
+        [
+            "verl-compat: this launch config asks for what the installed verl cannot do "
+            "(nothing was started):",
+            *lines,
+            f"Set {ALLOW_REMOVED}=1 to drop removed keys with a warning and run anyway.",
+        ]
+    )
+
+
+def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:  # noqa: D103
+    """The row whose path is ``key`` or a parent of it (the longest), among key rows."""
+    found = [r for r in rows if not r.group and (key == r.old or key.startswith(r.old + "."))]
+    return max(found, key=lambda r: len(r.old), default=None)
+
+
+def applies(row: Row, probe: Probe, rows: Iterable[Row] = ROWS, depth: int = 8) -> bool:
+    """Whether the installed release lacks the row's old path and has what it became: the new path,
+    the dict it goes into (a free-form dict such as ``engine_kwargs.vllm: {}``), or what a later
+    row renamed it to."""
+    if row.group:
+        return True
+    if row.kind in ("dropped", "removed"):
+        return not probe.has_key(row.old)
+    if row.new != row.old and probe.has_key(row.old):
+        return False
+    if probe.has_key(row.new) or probe.is_free_form(row.new.rpartition(".")[0]):
+        return True
+    following = row_for(row.new, rows)
+    return following is not None and following is not row and depth > 0 and applies(following, probe, rows, depth - 1)
+
+
+def successor(row: Row, key: str) -> str:
+    return row.new + key[len(row.old) :]
+
+
+def resolve(row: Row, key: str, probe: Probe, rows) -> tuple:
+    """Follow a chain of renames (``rollout.skip_rollout`` -> ``rollout.skip.enable`` ->
+    ``skip.rollout.enable``) as far as the installed config goes: ``(row, new_key)`` of the last."""
+    new_key = successor(row, key)
+    for _ in range(len(rows)):
+        if probe.has_key(new_key):
+            break
+        following = row_for(new_key, rows)
+        if following is None or following is row or following.kind not in ("renamed", "moved"):
+            break
+        if not applies(following, probe, rows):
+            break
+        row, new_key = following, successor(following, new_key)
+    return row, new_key
+
+
+def same_value(expected, text: str) -> bool:
+    return str(expected).strip().lower() == str(text).strip().lower() or value_text(expected) == text
+
+
+def mapped_value(row: Row, text: str, value) -> str:
+    """The value text at the successor: a moved row's value map, else the value as written."""
+    for old, new in row.values:
+        if old == value or str(old) == text:
+            return value_text(new)
+    return text
+
+
+def value_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+# --- overrides -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Translation:
+    overrides: tuple  # the override strings to compose with
+    findings: tuple  # Finding per old key met, in the order written
+
+
+@dataclasses.dataclass
+class _Written:
+    prefix: str  # "", "+", "++" or "~"
+    key: str
+    text: str  # value text after "=", "" for a bare "~key"
+    value: object
+    line: str
+
+
+def _parse(overrides: list) -> list:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
+    written = []
+    for line, override in zip(overrides, parsed):
+        prefix = "~" if override.is_delete() else "++" if override.is_force_add() else "+" if override.is_add() else ""
+        rest = line[len(prefix) :]
+        text = rest.split("=", 1)[1] if "=" in rest else ""
+        plain = override.package is None and not override.is_hydra_override()
+        value = override.value() if text else None
+        written.append(_Written(prefix, override.key_or_group if plain else "", text, value, line))
+    return written
+
+
+def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> Translation:
+    """The override list with every old key the installed release lacks translated (renamed, moved),
+    deleted (dropped, removed, and a value already set alike at the successor), and what was done,
+    per key. ``+old.key=v`` is the plain key: the successor exists.
+
+    Only the lines a row names, and those setting a successor of one, are parsed: a launch without
+    old keys costs a string scan."""
+    rows = tuple(rows)
+    overrides = list(overrides)
+    keys = [line.lstrip("~+").split("=", 1)[0] for line in overrides]
+    groups = {row.old for row in rows if row.group}
+    hits = [row_for(key, rows) for key in keys]
+    old = {i for i, (key, row) in enumerate(zip(keys, hits)) if row is not None or key in groups}
+    if not old:
+        return Translation(tuple(overrides), ())
+    successors = tuple(row.new for row in hits if row is not None and row.new)
+    involved = sorted(old | {i for i, key in enumerate(keys) if successors and key.startswith(successors)})
+    parsed = dict(zip(involved, _parse([overrides[i] for i in involved])))
+    direct = {w.key: w for w in parsed.values() if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
+    out, findings = [], []
+    for i, line in enumerate(overrides):
+        w = parsed.get(i)
+        row = None
+        if w is not None:
+            row = _group_row(w, rows, probe) or (row_for(w.key, rows) if w.key else None)
+        if row is None or not applies(row, probe, rows):
+            out.append(line)
+            continue
+        if row.group:
+            option = mapped_value(row, w.text, w.value)
+            findings.append(Finding(row, w.key, w.text, w.key, None if row.kind == "removed" else f"{w.key}={option}"))
+            if row.kind != "removed":
+                out.append(f"{w.key}={option}")
+            continue
+        if row.kind in ("dropped", "removed"):
+            if w.prefix != "~":
+                findings.append(Finding(row, w.key, w.text))
+            continue
+        row, new_key = resolve(row, w.key, probe, rows)
+        if w.prefix == "~":
+            new_line = f"~{new_key}" + (f"={mapped_value(row, w.text, w.value)}" if w.text else "")
+        else:
+            prefix = "" if probe.has_key(new_key) else "+"
+            new_line = f"{prefix}{new_key}={mapped_value(row, w.text, w.value)}"
+        other = direct.get(new_key)
+        if other is not None and w.prefix != "~":
+            agreed = other.text == mapped_value(row, w.text, w.value) or other.value == _mapped(row, w.value)
+            findings.append(Finding(row, w.key, w.text, new_key, new_line, None if agreed else other.text))
+            continue
+        findings.append(Finding(row, w.key, w.text, new_key, new_line))
+        out.append(new_line)
+    return Translation(tuple(out), tuple(findings))
+
+
+def _mapped(row: Row, value):
+    return next((new for old, new in row.values if old == value), value)
+
+
+def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
+    """A group row naming the option written, where the release no longer ships it."""
+    if not w.key or w.prefix == "~":
+        return None
+    for row in rows:
+        if row.group and row.old == w.key and any(same_value(option, w.text) for option, _ in row.values):
+            return row if not probe.has_option(w.key, w.text) else None
+    return None
+
+
+# --- a composed config ---------------------------------------------------------------------------
+
+
+def node_at(config, path: str):
+    """The node at ``path`` without resolving interpolations, or None."""
+    node = config
+    for part in path.split("."):
+        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():
+            return None
+        node = node._get_node(part)
+    return node
+
+
+def _leaves(node, path: str):
+    if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
+        for key in node.keys():
+            yield from _leaves(node._get_node(key), f"{path}.{key}")
+    else:
+        yield path, node
+
+
+def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
+    """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
+    place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
+    value the user also set differently at the successor is a conflict, left there."""
+    rows = tuple(rows)
+    findings = []
+    for row in rows:
+        # new == old: a key left the schema but still goes into a free-form dict; a YAML sets it there.
+        if row.group or row.new == row.old or node_at(config, row.old) is None or not applies(row, probe, rows):
+            continue
+        old = node_at(config, row.old)
+        for key, leaf in list(_leaves(old, row.old)):
+            text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())
+            if row.kind in ("dropped", "removed"):
+                findings.append(Finding(row, key, text))
+                continue
+            _, new_key = resolve(row, key, probe, rows)
+            new_text = mapped_value(row, text, leaf._value())
+            default, current = node_at(probe.config, new_key), node_at(config, new_key)
+            conflict = None
+            if current is not None and default is not None and _text(current) != _text(default):
+                conflict = None if _text(current) == new_text else _text(current)
+            prefix = "" if probe.has_key(new_key) else "+"
+            findings.append(Finding(row, key, text, new_key, f"{prefix}{new_key}={new_text}", conflict))
+            if conflict is None:
+                OmegaConf.update(config, new_key, _mapped(row, leaf._value()), merge=True, force_add=True)
+        parent, _, last = row.old.rpartition(".")
+        container = node_at(config, parent) if parent else config
+        with open_dict(container):
+            del container[last]
+    return tuple(findings)
+
+
+def _text(node) -> str:
+    return value_text(node._value()) if not isinstance(node, DictConfig) else str(OmegaConf.to_container(node))

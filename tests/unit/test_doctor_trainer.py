@@ -45,7 +45,9 @@ def test_a_legacy_call_inside_the_step_end_is_covered_and_says_why(shape):
     section = " ".join(block.split())
     assert "legacy config served yes" in section
     assert "_stop_profiling wrapped (own)" in section
-    assert "legacy call made in _stop_profiling: a no-op on the trainer's worker groups from the start of each step end" in section
+    # verl's own fit() makes the legacy call too up to 0.7.x ("made in _stop_profiling and fit").
+    assert "legacy call made in _stop_profiling" in section
+    assert "a no-op on the trainer's worker groups from the start of each step end" in section
 
 
 def test_uncovered_shapes_are_named_with_the_reason_and_a_non_zero_exit(report):

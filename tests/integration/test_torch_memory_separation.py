@@ -115,7 +115,7 @@ def test_fault_in_fit_torch_memory_wrapper_is_logged_once_and_the_run_completes(
     ]
     assert legacy == [["step1", "step2", "step3"]] * 2, "without the fix there, verl's own legacy dump ran"
     failures = [r.getMessage() for r in caplog.records if "injected fault" in str(r.exc_info and r.exc_info[1])]
-    places = {"_fit_torch_memory": 3, "after _stop_profiling": 3}
+    places = {"_fit_torch_memory": 3, "before _stop_profiling": 3, "after _stop_profiling": 3}
     assert sorted(message.split(" failed in ")[1].split(";")[0] for message in failures) == sorted(places)
     assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == places
 

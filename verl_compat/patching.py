@@ -16,6 +16,7 @@ runs *inside* the target's import, and an exception there would break the user's
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import sys
 
@@ -138,6 +139,8 @@ def activate() -> bool:
     with wrapping.lock:
         if _active:
             return True
+        if importlib.util.find_spec("wrapt") is None:  # said now, not at verl's first import
+            raise ImportError("verl-compat needs wrapt, which is not installed in this environment")
         _activating = True
         try:
             active = fixes()

@@ -7,10 +7,10 @@ Their copied old ``fit()`` keeps the legacy ``dump_memory_snapshot`` call after
 ``global_steps += 1``, which verl 0.8.0 deleted from its own ``fit()`` only: without the shim such a
 copy fails on engine workers on every release. With it, every shape that has a step-end
 ``_stop_profiling`` gets one ``start_profile(profile_step=N)``/``stop_profile`` pair per actor rank
-per step, folders ``step1..step3``, no legacy call reaching a worker, one warning: whether verl's
-``_stop_profiling`` is inherited or overridden without ``super()``, the class defined before or
-after activation, the worker group reached under an alias, or the class defined in a module that
-only the TaskRunner actor imports.
+per step, folders ``step1..step3``, no legacy call reaching a worker, one warning: wherever the
+legacy call is made (in ``fit()``, inside ``_stop_profiling`` with or without ``super()``, in a helper
+it calls, through an aliased worker group), the class defined before or after activation, or in a
+module that only the TaskRunner actor imports.
 """
 
 import sys
@@ -51,38 +51,30 @@ def test_baseline_legacy_call_crashes_on_engine_workers(no_shim, tmp_path, place
     assert all(profile_calls(rank) == [] for rank in result.actor_calls)
 
 
+def _defined_for(placement):
+    """The shape's class, its statement run when the test needs it: the copied ``fit()`` while
+    verl-compat is inactive (found through ``__subclasses__()`` at activation), the override without
+    ``super()`` once it is active (patched by its base's ``__init_subclass__``)."""
+    if placement == "in_fit":
+        verl_compat.deactivate()
+        trainer_cls = recipe_trainers.define_copied_fit_trainer()
+        verl_compat.activate()
+        return trainer_cls
+    if placement == "override_without_super":
+        return recipe_trainers.define_legacy_without_super_trainer()
+    return _shape(placement)
+
+
 @pytest.mark.parametrize("placement", PLACEMENTS)
 def test_legacy_call_is_harmless_wherever_it_is_made(shim, shim_warnings, tmp_path, placement):
     """In ``fit()`` after the step, through an aliased worker group, inside an override of
     ``_stop_profiling`` after ``super()`` or without it, or in a helper the override calls: the call
     is neutralised before the step end starts (not after it returned, which would be too late for the
-    three inside the override), 3 steps complete, one pair per rank per step, one warning."""
-    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=_shape(placement))
+    three inside the override), 3 steps complete, one pair per rank per step (also from an override
+    that never calls ``super()``), one warning; classes defined before or after activation alike."""
+    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=_defined_for(placement))
 
     assert result.error is None, result.error
-    assert_served(result, shim_warnings())
-
-
-def test_copied_old_fit_defined_before_activation(shim_warnings, tmp_path):
-    """DAPO's shape (verl's ``_stop_profiling`` inherited), its class statement run while verl-compat
-    is not active."""
-    verl_compat.deactivate()
-    trainer_cls = recipe_trainers.define_copied_fit_trainer()
-    verl_compat.activate()
-    try:
-        result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=trainer_cls)
-    finally:
-        verl_compat.deactivate()
-
-    assert_served(result, shim_warnings())
-
-
-def test_stop_profiling_override_without_super_defined_after_activation(shim, shim_warnings, tmp_path):
-    """Its own ``_stop_profiling(self, do_profile)``, never calling ``super()``, defined once the
-    shim is active: still one pair per step (not none, not two), and the legacy call is served."""
-    trainer_cls = recipe_trainers.define_stop_without_super_trainer()
-    result = run_fit(compose_config(LEGACY, tmp_path), trainer_cls=trainer_cls)
-
     assert_served(result, shim_warnings())
 
 

@@ -30,9 +30,6 @@ The shapes, each importable as ``recipe_trainers:<Name>`` (``verl-compat doctor 
   (DAPO's shape).
 * :class:`RecipeAliasedWorkerGroupTrainer`: the same, the actor's worker group also kept under a
   name of the recipe's own (``actor_train_wg``), and the legacy call made through that alias.
-* :class:`RecipeStopWithoutSuperTrainer`: a copied ``fit()`` and its own
-  ``_stop_profiling(self, do_profile)`` that stops the actor itself, as verl's does, without
-  ``super()``.
 * :class:`RecipeStopAfterSuperTrainer`: verl's ``fit()``, its own ``_stop_profiling`` that calls
   ``super()._stop_profiling`` and then makes the legacy call.
 * :class:`RecipeStopLegacyWithoutSuperTrainer`: verl's ``fit()``, its own ``_stop_profiling`` that
@@ -43,7 +40,7 @@ The shapes, each importable as ``recipe_trainers:<Name>`` (``verl-compat doctor 
   ``_stop_profiling`` (nor ``_start_profiling``) and still makes the legacy call, so there is no
   per-step point at which anything could drive the profiler. A coverage check must name it.
 
-:func:`define_copied_fit_trainer` and :func:`define_stop_without_super_trainer` run the class
+:func:`define_copied_fit_trainer` and :func:`define_legacy_without_super_trainer` run the class
 statements again, so that a test can define a fresh class before or after the shim is activated.
 ``recipe_taskrunner_trainer`` holds a shape that only the TaskRunner actor imports.
 """
@@ -62,7 +59,6 @@ from verl.utils.metric import reduce_metrics
 COVERABLE = (
     "RecipeCopiedFitTrainer",
     "RecipeAliasedWorkerGroupTrainer",
-    "RecipeStopWithoutSuperTrainer",
     "RecipeStopAfterSuperTrainer",
     "RecipeStopLegacyWithoutSuperTrainer",
     "RecipeStopHelperTrainer",
@@ -199,31 +195,6 @@ class RecipeAliasedWorkerGroupTrainer(RayPPOTrainer):
                     return
 
 
-def define_stop_without_super_trainer(base=None):
-    """Run the class statement of :class:`RecipeStopWithoutSuperTrainer` (a new class each call),
-    on ``base`` (default: :class:`RecipeCopiedFitTrainer`, whose copied ``fit()`` calls
-    ``_stop_profiling(do_profile)`` with the one argument this override takes, on every release)."""
-
-    class RecipeStopWithoutSuperTrainer(base or RecipeCopiedFitTrainer):
-        """Its own ``_stop_profiling(self, do_profile)``: stops the worker groups itself, as 0.7.1's
-        ``RayPPOTrainer._stop_profiling`` does, and never calls ``super()``."""
-
-        __qualname__ = "RecipeStopWithoutSuperTrainer"
-
-        def _stop_profiling(self, do_profile: bool) -> None:
-            if do_profile:
-                self.actor_rollout_wg.stop_profile()
-                if self.use_reference_policy:
-                    self.ref_policy_wg.stop_profile()
-                if self.use_critic:
-                    self.critic_wg.stop_profile()
-
-    return RecipeStopWithoutSuperTrainer
-
-
-RecipeStopWithoutSuperTrainer = define_stop_without_super_trainer()
-
-
 class RecipeNoStepEndTrainer(RayPPOTrainer):
     """Deliberately UNCOVERABLE: a copied ``fit()`` that has no step-end profiling point at all (no
     ``_start_profiling``/``_stop_profiling`` call) but keeps the legacy call. Nothing verl-compat can
@@ -271,19 +242,29 @@ class RecipeStopAfterSuperTrainer(RayPPOTrainer):
             )
 
 
-class RecipeStopLegacyWithoutSuperTrainer(RayPPOTrainer):
-    """Its own ``_stop_profiling``: stops the worker groups itself, never calls ``super()``, then
-    makes the legacy call."""
+def define_legacy_without_super_trainer():
+    """Run the class statement of :class:`RecipeStopLegacyWithoutSuperTrainer` (a new class each call)."""
 
-    def _stop_profiling(self, do_profile, **kwargs):
-        if do_profile:
-            self.actor_rollout_wg.stop_profile()
-            if self.use_critic:
-                self.critic_wg.stop_profile()
-        if self.config.actor_rollout_ref.actor.profiler.tool == "torch_memory":
-            self.actor_rollout_wg.dump_memory_snapshot(
-                tag=f"post_update_step{self.global_steps}", sub_dir=f"step{self.global_steps}"
-            )
+    class RecipeStopLegacyWithoutSuperTrainer(RayPPOTrainer):
+        """Its own ``_stop_profiling``: stops the worker groups itself, as verl's does, never calls
+        ``super()``, then makes the legacy call."""
+
+        __qualname__ = "RecipeStopLegacyWithoutSuperTrainer"
+
+        def _stop_profiling(self, do_profile, **kwargs):
+            if do_profile:
+                self.actor_rollout_wg.stop_profile()
+                if self.use_critic:
+                    self.critic_wg.stop_profile()
+            if self.config.actor_rollout_ref.actor.profiler.tool == "torch_memory":
+                self.actor_rollout_wg.dump_memory_snapshot(
+                    tag=f"post_update_step{self.global_steps}", sub_dir=f"step{self.global_steps}"
+                )
+
+    return RecipeStopLegacyWithoutSuperTrainer
+
+
+RecipeStopLegacyWithoutSuperTrainer = define_legacy_without_super_trainer()
 
 
 class RecipeStopHelperTrainer(RayPPOTrainer):

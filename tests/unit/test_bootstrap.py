@@ -268,12 +268,13 @@ def test_the_finder_never_hides_the_finders_after_it(venv, fake_verl):
 
 
 def test_a_broken_install_never_breaks_import_verl(workdir, wheel, fake_verl):
-    # Installed without its dependency: importing verl_compat fails (no wrapt); verl must not.
+    # Installed without its dependency: activating verl_compat fails (no wrapt); verl must not.
     broken = make_venv(workdir / "broken")
     venvs.uv("pip", "install", "-q", "--no-deps", "-p", broken.python, wheel)
     result = run(broken.python, "import verl; print('ok')", env=clean_env(PYTHONPATH=str(fake_verl)))
     assert result.stdout.strip() == "ok"
-    assert "auto-load could not import verl_compat" in result.stderr
+    assert "verl-compat: activation failed; verl runs without the shim" in result.stderr
+    assert "verl-compat needs wrapt, which is not installed" in result.stderr
 
 
 def test_uninstall_removes_the_bootstrap_and_the_entry_point(workdir, wheel, fake_verl):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sysconfig
 import threading
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
@@ -133,7 +134,7 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
         session.verl = any(
             _name(d.config_path) in TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
         )
-        user = [d for d in defaults if not _verl_or_hydra(sources[d.config_path])]
+        user = [d for d in defaults if _is_users(sources[d.config_path])]
         if session.verl and user and _has_old_key(cfg):
             verl_only = [d for d in defaults if d not in user]
     if verl_only is not None:
@@ -185,8 +186,18 @@ def _name(config_path) -> str:
     return (config_path or "").removesuffix(".yaml")
 
 
-def _verl_or_hydra(source: str) -> bool:
-    return is_verl_source(source) or source.startswith(_HYDRA_SOURCES)
+def _is_users(source: str) -> bool:
+    """A config file of the user's own: not verl's, not Hydra's, and not shipped inside an installed
+    package (verl-omni's config still sets keys verl removed, to null: its users cannot edit it, and
+    it composes as it does without verl-compat)."""
+    if is_verl_source(source) or source.startswith(_HYDRA_SOURCES) or source.startswith("pkg://"):
+        return False
+    path = os.path.normpath(source[len("file://") :]) if source.startswith("file://") else ""
+    return not any(path.startswith(os.path.normpath(site) + os.sep) for site in _installed_package_dirs())
+
+
+def _installed_package_dirs() -> tuple:
+    return tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})
 
 
 def _has_old_key(cfg) -> bool:

@@ -197,25 +197,17 @@ def _read_config(config_dir: Path, overrides: list, config_file: str | None):
     return config
 
 
-def _describe(fixes: list, config) -> dict:
-    """Each fix's ``describe(config)``: what it will do to the config (fix contract)."""
-    described = {}
+def _ask(fixes: list, hook: str, subject) -> dict:
+    """Each fix's ``hook(subject)`` (``describe(config)``, ``describe_trainer(cls)``: the fix
+    contract), by fix name; a failing one is shown as failed. verl prints at import: stdout is kept
+    for the report."""
+    answers = {}
     for fix in fixes:
-        if callable(getattr(fix, "describe", None)):
-            with contextlib.redirect_stdout(sys.stderr):  # verl prints at import
-                entry = registry.run_hook(fix, "describe", config)
-            described[fix.NAME] = entry if isinstance(entry, dict) else _failed_entry(fix, "describe")
-    return described
-
-
-def _describe_trainer(fixes: list, cls) -> dict:
-    """Each fix's ``describe_trainer(cls)``: whether its trainer hooks serve the class."""
-    described = {}
-    for fix in fixes:
-        if callable(getattr(fix, "describe_trainer", None)):
-            entry = registry.run_hook(fix, "describe_trainer", cls)
-            described[fix.NAME] = entry if isinstance(entry, dict) else _failed_entry(fix, "describe_trainer")
-    return described
+        if callable(getattr(fix, hook, None)):
+            with contextlib.redirect_stdout(sys.stderr):
+                answer = registry.run_hook(fix, hook, subject)
+            answers[fix.NAME] = answer if isinstance(answer, dict) else _failed_entry(fix, hook)
+    return answers
 
 
 def _failed_entry(fix, hook: str) -> dict:
@@ -368,9 +360,9 @@ def collect(config=None, source: str = "", classes: list = ()) -> dict:
         "config": None,
     }
     if config is not None:
-        report["config"] = {"source": source, "fixes": _describe(fixes, config)}
+        report["config"] = {"source": source, "fixes": _ask(fixes, "describe", config)}
     if classes:
-        report["trainers"] = [{"name": name, "fixes": _describe_trainer(fixes, cls)} for name, cls in classes]
+        report["trainers"] = [{"name": name, "fixes": _ask(fixes, "describe_trainer", cls)} for name, cls in classes]
     report["problems"] = sorted(_problems(report), key=lambda problem: problem["exit_code"])
     report["exit_code"] = report["problems"][0]["exit_code"] if report["problems"] else 0
     return report

@@ -107,11 +107,12 @@ def guard(fix: str, where: str):
             )
 
 
-def run_hook(fix, hook: str, *args):
-    """``fix.<hook>(*args)`` under the guard if the fix has it; its result, or None."""
+def run_hook(fix, hook: str, *args, where: str | None = None):
+    """``fix.<hook>(*args)`` under the guard (as ``where``, default the hook's name) if the fix has
+    it; its result, or None."""
     function = getattr(fix, hook, None)
     if callable(function):
-        with guard(fix.NAME, hook):
+        with guard(fix.NAME, where or hook):
             return function(*args)
     return None
 

@@ -92,14 +92,6 @@ TRAINER_HOOKS_AT = {
 }
 
 
-def _run(fix, hook_where, instance) -> None:
-    hook, where = hook_where
-    function = getattr(fix, hook, None)
-    if callable(function):
-        with registry.guard(fix.NAME, where):
-            function(instance)
-
-
 def _wrapper(fix, method: str):
     before, after = _BEFORE.get(method), _AFTER[method]
 
@@ -109,7 +101,7 @@ def _wrapper(fix, method: str):
         with registry.guard(fix.NAME, after[1]):
             outermost = _enter(instance, key)
         if outermost and before:
-            _run(fix, before, instance)
+            registry.run_hook(fix, before[0], instance, where=before[1])
         try:
             result = wrapped(*args, **kwargs)
         finally:
@@ -118,7 +110,7 @@ def _wrapper(fix, method: str):
         if outermost:
             if method == INIT:
                 patch_class(type(instance))
-            _run(fix, after, instance)
+            registry.run_hook(fix, after[0], instance, where=after[1])
         return result
 
     wrapper.__name__ = wrapper.__qualname__ = f"_{fix.NAME}_{after[0]}"

@@ -177,6 +177,8 @@ def lost(record: dict, config: dict) -> list:
         if now is None:
             continue
         row = translate.row_for(path)
+        if kind is not None and translate.is_inert(row, translate.value_text(value)):
+            continue  # explained: it asked for what the release does anyway
         if kind == "moved":
             value = translate.mapped_value(row, translate.value_text(value), value)
         try:

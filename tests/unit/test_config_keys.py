@@ -15,6 +15,8 @@ ROWS = (
     Row("critic.model.fsdp_config", "renamed", "critic.fsdp", "0.8.0", "verl#1"),
     Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", "verl#2"),
     Row("rollout.mode", "moved", "rollout.async", "0.9.0", "verl#3", values=(("sync", False), ("async", True))),
+    Row("rollout.disable_cache", "moved", "rollout.engine_kwargs.sglang.cache_gb", "0.9.0", "verl#9",
+        values=((True, 0),), inert=(False,)),
     Row("actor.megatron.grad_offload", "dropped", None, "0.9.1", "verl#7544", why="it never had an effect"),
     Row("trainer.use_legacy_worker_impl", "removed", None, "0.9.0", "verl#4", why="the legacy workers are gone",
         inert=("auto",)),
@@ -75,6 +77,19 @@ def test_dropped_key_is_deleted_with_why_it_is_safe():
     assert result.overrides == ("actor.strategy=fsdp",)
     (finding,) = result.findings
     assert not finding.stops and "never had an effect" in finding.warning() and "0.9.1" in finding.warning()
+
+
+def test_moved_key_set_to_an_inert_value_is_dropped_not_moved():
+    # disable_mm_preprocessor_cache=False must not become mm_processor_cache_gb=False (0 to vLLM:
+    # the cache off, the opposite of what it asked).
+    result = run("rollout.disable_cache=False")
+    assert result.overrides == ()
+    (finding,) = result.findings
+    assert finding.inert and not finding.stops and "asked for what the release does anyway" in finding.warning()
+    assert run("rollout.disable_cache=True").overrides == ("+rollout.engine_kwargs.sglang.cache_gb=0",)
+    config = OmegaConf.create({**OmegaConf.to_container(NEW), "rollout": {"disable_cache": False}})
+    (finding,) = translate.translate_config(config, probe(), ROWS)
+    assert finding.inert and translate.node_at(config, "rollout.engine_kwargs.sglang.cache_gb") is None
 
 
 def test_removed_key_and_group_option_stop_with_one_message_naming_each():

@@ -60,8 +60,9 @@ class Finding:
 
     @property
     def inert(self) -> bool:
-        """A removed key set to a value that asked for nothing the release does not do anyway."""
-        return self.row.kind == "removed" and any(same_value(v, self.value) for v in self.row.inert)
+        """A removed or moved key set to a value that asked for nothing the release does not do
+        anyway (mostly the old default): dropped with a warning, neither stopping the run nor moved."""
+        return is_inert(self.row, self.value)
 
     @property
     def stops(self) -> bool:
@@ -77,8 +78,9 @@ class Finding:
             )
         if self.inert:
             return (
-                f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}) and is "
-                f"ignored: {row.why}; this value asked for what the release does anyway. Delete it."
+                f"verl-compat: {self.key}={self.value} was {row.kind}{f' to {row.new}' if row.new else ''} in verl "
+                f"{row.since} ({row.evidence}) and is ignored: {row.why}; this value asked for what the release "
+                "does anyway. Delete it."
             )
         if row.kind == "removed":
             return (
@@ -157,6 +159,11 @@ def resolve(row: Row, key: str, probe: Probe, rows) -> tuple:
             break
         row, new_key = following, successor(following, new_key)
     return row, new_key
+
+
+def is_inert(row: Row, text: str) -> bool:
+    """Whether the value written is one of the row's ``inert`` values."""
+    return any(same_value(value, text) for value in row.inert)
 
 
 def same_value(expected, text: str) -> bool:
@@ -246,7 +253,7 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
             if row.kind != "removed":
                 out.append(f"{w.key}={option}")
             continue
-        if row.kind in ("dropped", "removed"):
+        if row.kind in ("dropped", "removed") or (w.prefix != "~" and is_inert(row, w.text)):
             if w.prefix != "~":
                 findings.append(Finding(row, w.key, w.text))
             continue
@@ -314,7 +321,7 @@ def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row]
         old = node_at(config, row.old)
         for key, leaf in list(_leaves(old, row.old)):
             text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())
-            if row.kind in ("dropped", "removed"):
+            if row.kind in ("dropped", "removed") or is_inert(row, text):
                 findings.append(Finding(row, key, text))
                 continue
             _, new_key = resolve(row, key, probe, rows)

@@ -189,7 +189,8 @@ def _read_config(config_dir: Path, overrides: list, config_file: str | None):
     from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
 
-    config = compose(config_dir, overrides, config_file)
+    with registry.looking():  # a fix that would stop the launch records why, for its describe()
+        config = compose(config_dir, overrides, config_file)
     try:
         OmegaConf.to_container(config, resolve=True)
     except OmegaConfBaseException as exc:

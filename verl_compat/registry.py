@@ -117,6 +117,28 @@ def run_hook(fix, hook: str, *args, where: str | None = None):
     return None
 
 
+# --- looking, not running -----------------------------------------------------------------------
+
+_looking = threading.local()
+
+
+@contextlib.contextmanager
+def looking():
+    """Only look, in this thread: doctor composes a user's config inside it. A fix that would stop a
+    launch before workers start, or warn about it, records what it found for its ``describe``
+    instead, so that doctor can list everything rather than the first stop."""
+    before = getattr(_looking, "on", False)
+    _looking.on = True
+    try:
+        yield
+    finally:
+        _looking.on = before
+
+
+def is_looking() -> bool:
+    return getattr(_looking, "on", False)
+
+
 def errors(fix: str) -> dict:
     """``where -> count`` of the shim errors of ``fix`` so far."""
     with _lock:

@@ -6,6 +6,8 @@ The old keys are a 0.7-era script's; on the installed release each is checked fi
 (so the baseline fails as a user sees it), then translated.
 """
 
+import argparse
+import json
 import os
 import textwrap
 
@@ -16,6 +18,7 @@ from hydra.errors import ConfigCompositionException
 
 import verl
 from pyrun import run_argv
+from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
 VERL_CONFIG = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
@@ -130,3 +133,30 @@ def test_another_hydra_app_is_untouched(shim, shim_warnings, tmp_path):
     assert "hydra._internal.config_loader_impl:ConfigLoaderImpl._apply_overrides_to_config" in (
         shim.status()["fixes"]["config_keys"]["patched"]
     )
+
+
+def doctor_json(*argv, capsys) -> tuple:
+    """``verl-compat doctor --json ARGV`` in this process (verl-compat active, as the CLI has it)."""
+    parser = argparse.ArgumentParser()
+    doctor.add_arguments(parser)
+    code = doctor.run(parser.parse_args(["--json", *argv]))
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_doctor_lists_each_old_key_and_its_fate(shim, shim_warnings, capsys, monkeypatch):
+    script = [f"{RENAMED}=True", f"+{DROPPED}=True", f"{REMOVED}=enable", "model_engine=mindspeed"]
+    code, report = doctor_json(*script, capsys=capsys)
+    keys = {entry["key"]: entry for entry in report["config"]["fixes"]["config_keys"]["keys"]}
+    assert keys[RENAMED]["replacement"] == "critic.fsdp.param_offload=True" and not keys[RENAMED]["stops"]
+    assert keys[DROPPED]["kind"] == "dropped" and "never had an effect" in keys[DROPPED]["fate"]
+    assert keys[REMOVED]["stops"] and keys["model_engine"]["stops"]
+    # Every stop is listed (not only the first, where a launch stops) and doctor exits 4 on them.
+    stops = {keys[REMOVED]["fate"], keys["model_engine"]["fate"]}
+    assert code == 4 and {problem["reason"] for problem in report["problems"]} == stops
+    assert shim_warnings() == []  # doctor only looks
+
+    monkeypatch.setenv(translate.ALLOW_REMOVED, "1")
+    code, report = doctor_json(*script, capsys=capsys)
+    entries = report["config"]["fixes"]["config_keys"]["keys"]
+    assert code == 0 and not any(entry["stops"] for entry in entries)
+    assert all("ignored, VERL_COMPAT_ALLOW_REMOVED_KEYS=1" in e["fate"] for e in entries if e["kind"] == "removed")

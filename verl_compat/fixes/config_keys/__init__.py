@@ -23,6 +23,16 @@ def patches(module):
     return compose.plan(module)
 
 
+def describe(config) -> dict:
+    """Each old key of the config doctor composed, and what the launch does with it."""
+    import sys
+
+    from . import report
+
+    compose = sys.modules.get(f"{__name__}.compose")
+    return report.describe(compose.findings_for(config) if compose is not None else ())
+
+
 def state() -> dict:
     """The old keys met in this process and what each became."""
     import sys

@@ -32,7 +32,7 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
 
 from ... import deprecation
-from ...registry import Patch, Plan, guard
+from ...registry import Patch, Plan, guard, is_looking
 from . import table, translate
 
 NAME = "config_keys"
@@ -95,7 +95,10 @@ def load_configuration(wrapped, instance, args, kwargs):
         stack.remove(session)
     error = None
     with guard(NAME, "load_configuration"):
-        error = report(session.findings)
+        if is_looking():
+            _looked_at[:] = [*_looked_at[-7:], (cfg, tuple(session.findings))]
+        else:
+            error = report(session.findings)
     if error is not None:
         raise RemovedConfigKeysError(error)
     return cfg
@@ -227,13 +230,21 @@ _seen: dict = {}  # old key -> what became of it, for state()
 
 def report(findings) -> str | None:
     """Warn once per key; return the error text when a finding stops the run."""
-    allow = os.environ.get(translate.ALLOW_REMOVED, "").strip().lower() not in ("", "0", "false", "no", "off")
-    stops = [f for f in findings if f.stops and not (allow and f.conflict is None)]
+    stops = translate.stopping(findings)
     for finding in findings:
         _seen[finding.key] = finding.new_key or finding.row.kind
         if finding not in stops:
             deprecation.warn_once(f"{NAME}:{finding.key}", finding.warning())
     return translate.stop_message(stops) if stops else None
+
+
+_looked_at: list = []  # (config, findings) of the last compositions made only to look (doctor's)
+
+
+def findings_for(config) -> tuple:
+    """What the composition that returned ``config`` (inside :func:`verl_compat.registry.looking`)
+    found, without warning or stopping."""
+    return next((findings for composed, findings in reversed(_looked_at) if composed is config), ())
 
 
 def state() -> dict:
@@ -242,6 +253,7 @@ def state() -> dict:
 
 def reset() -> None:
     _seen.clear()
+    _looked_at.clear()
 
 
 def plan(module) -> Plan:

@@ -9,6 +9,7 @@ version string: a row applies only where its old path is absent there (and, for 
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Callable, Iterable, Protocol
 
 from omegaconf import DictConfig, OmegaConf, open_dict
@@ -104,6 +105,17 @@ class Finding:
             f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why} "
             f"(or pin verl < {self.row.since})"
         )
+
+
+def removed_allowed() -> bool:
+    """Whether the user turned the removed-key stop into a warning (``VERL_COMPAT_ALLOW_REMOVED_KEYS=1``)."""
+    return os.environ.get(ALLOW_REMOVED, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def stopping(findings: Iterable[Finding]) -> list:
+    """The findings that stop the launch: a conflict always, a removed key unless allowed."""
+    allow = removed_allowed()
+    return [f for f in findings if f.stops and not (allow and f.conflict is None)]
 
 
 def stop_message(findings: Iterable[Finding]) -> str:

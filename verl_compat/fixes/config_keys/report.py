@@ -1,0 +1,52 @@
+"""config_keys, as ``verl-compat doctor`` shows it: each old key of a launch config and what will
+happen to it on this verl (the ``describe`` part of the fix contract, docs/fix_contract.md).
+
+doctor composes the config inside :func:`verl_compat.registry.looking`, so the composition records
+its findings (:func:`.compose.findings_for`) instead of warning or stopping: every old key is
+listed, those that would stop the launch among them.
+"""
+
+from __future__ import annotations
+
+from . import translate
+
+NAME = "config_keys"
+
+
+def fate(finding: translate.Finding, stops: bool) -> str:
+    """One line: the key as written and what the launch does with it."""
+    row, written = finding.row, f"{finding.key}={finding.value}" if finding.value else finding.key
+    change = f"{row.kind} in verl {row.since}, {row.evidence}"
+    if finding.conflict is not None:
+        return f"{written}: conflicts with {finding.new_key}={finding.conflict} ({change}): stops the launch"
+    if row.kind == "dropped" or finding.inert:
+        return f"{written}: ignored ({change}): {row.why or 'it has no effect any more'}"
+    if row.kind == "removed" and stops:
+        return f"{written}: stops the launch ({change}): {row.why}"
+    if row.kind == "removed":
+        return f"{written}: ignored, {translate.ALLOW_REMOVED}=1 ({change}): {row.why}"
+    return f"{written} -> {finding.replacement} ({change})"
+
+
+def describe(findings: tuple) -> dict:
+    stops = translate.stopping(findings)
+    keys = [
+        {
+            "key": finding.key,
+            "value": finding.value,
+            "kind": finding.row.kind,
+            "new_key": finding.new_key,
+            "replacement": finding.replacement,
+            "since": finding.row.since,
+            "evidence": finding.row.evidence,
+            "stops": finding in stops,
+            "fate": fate(finding, finding in stops),
+        }
+        for finding in findings
+    ]
+    return {
+        "acts": bool(findings),
+        "rows": [(NAME, [key["fate"] for key in keys])] if keys else [],
+        "cannot": [key["fate"] for key in keys if key["stops"]],
+        "keys": keys,
+    }

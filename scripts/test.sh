@@ -34,7 +34,8 @@ RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 OMNI_TESTS=(tests/integration/test_omni_trainers.py tests/integration/test_omni_launch.py)
 RELEASE_INDEPENDENT=(tests/unit/test_migrate.py tests/unit/test_migrate_properties.py tests/unit/test_bootstrap.py
     tests/unit/test_layers.py tests/unit/test_view.py tests/unit/test_view_browser.py tests/unit/test_config_keys.py)
-NEWEST_TESTS=(tests/integration/test_config_keys_cli.py tests/integration/test_config_keys_fit.py)
+NEWEST_TESTS=(tests/integration/test_config_keys_cli.py tests/integration/test_config_keys_migrate.py
+    tests/integration/test_config_keys_fit.py)
 BROWSER_TESTS=tests/unit/test_view_browser.py
 SIDES_TESTS=(tests/integration/test_user_trainers.py tests/integration/test_oom_snapshot.py
     tests/integration/test_verl_example_configs.py)

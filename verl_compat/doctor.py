@@ -95,7 +95,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    config_dir = _verl_config_dir()
+    config_dir = probes.verl_config_dir()
     config = None
     if config_dir is not None and (args.overrides or args.config):
         try:
@@ -116,17 +116,6 @@ def run(args) -> int:
 
 
 # --- config -----------------------------------------------------------------------------------
-
-
-def _verl_config_dir() -> Path | None:
-    """verl's own Hydra configs, found without importing verl (that costs seconds, and may fail)."""
-    try:
-        spec = importlib.util.find_spec("verl")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0], "trainer", "config")
 
 
 def _describe_source(args) -> str:

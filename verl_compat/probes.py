@@ -126,6 +126,20 @@ def verl_importable() -> bool:
     return True
 
 
+def verl_config_dir():
+    """verl's own Hydra configs (``verl/trainer/config``), found without importing verl (that costs
+    seconds, and may fail); None without verl."""
+    from pathlib import Path
+
+    try:
+        spec = importlib.util.find_spec("verl")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0], "trainer", "config")
+
+
 def trainer_class_for(config):
     """The trainer class ``python -m verl.trainer.main_ppo`` builds for ``config``: a v1 trainer
     chosen by ``trainer.v1.trainer_mode`` where the config selects ``trainer.use_v1`` (verl >= 0.9),

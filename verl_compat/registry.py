@@ -19,11 +19,13 @@ from typing import Callable, Mapping, Protocol, runtime_checkable
 logger = logging.getLogger("verl_compat")
 
 # Each name is a module that fits :class:`Fix`. ``propagation`` is not a fix of verl but fits the
-# contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks.
+# contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks. config_keys comes
+# first: ``verl-compat migrate`` runs the fixes' rules in this order, each on the text the previous
+# ones wrote, and the others read a config in the installed verl's keys.
 FIX_MODULES = (
+    "verl_compat.fixes.config_keys",
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",
-    "verl_compat.fixes.config_keys",
     "verl_compat.propagation",
 )
 

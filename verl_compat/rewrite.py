@@ -49,6 +49,7 @@ class Set:
     key: str
     value: object
     near: str | None = None
+    added: bool = False  # ``key`` is not in verl's schema (a free-form dict): a script writes ``+key=…``
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Rename:
 
     key: str
     new_key: str
+    added: bool = False  # ``new_key`` is not in verl's schema (a free-form dict): a script writes ``+new_key=…``
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,6 +98,8 @@ class Rule:
       business (a YAML file where no rule's matches is not parsed);
     - ``text_setting``: a regular expression for a setting of its own in a file that is neither a
       script, YAML nor Markdown (such a file is refused, for the user to migrate by hand);
+    - ``subtrees``: dotted paths under which every key is the rule's too (a rule for renamed
+      sections reads ``critic.model.fsdp_config.param_offload`` through ``critic.model.fsdp_config``);
     - ``defaults``: verl's schema value of a key, as verl's own config files spell it: an entry
       equal to it is not the user's setting, and a :class:`Delete` or :class:`Rename` of the key in
       a complete trainer config writes it back;
@@ -105,6 +109,7 @@ class Rule:
 
     name = ""
     keys: tuple = ()
+    subtrees: tuple = ()
     mentions: tuple = ()
     yaml_setting = re.compile(r"(?!)")
     text_setting = re.compile(r"(?!)")

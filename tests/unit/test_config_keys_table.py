@@ -164,3 +164,18 @@ def test_docs_state_the_table_size():
     inert = f"{sum(bool(row.inert) for row in ROWS)} removed or moved rows name inert values"
     page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "config_keys.md").read_text().split())
     assert size in page and inert in page
+
+
+def test_migrate_rewrites_a_key_only_where_this_release_lacks_it():
+    """The same script on every release: ``critic.model.fsdp_config`` (renamed in 0.8.0) is kept
+    where the installed config still has it and rewritten where it does not, judged by the
+    release's own config (``present``), as at run time."""
+    from verl_compat import migrate
+
+    script = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True trainer.total_epochs=2\n"
+    new = migrate.migrate(script, "shell")
+    if present("critic.model.fsdp_config.param_offload"):
+        assert new == script
+    else:
+        assert present("critic.fsdp.param_offload")
+        assert new == script.replace("critic.model.fsdp_config.", "critic.fsdp.")

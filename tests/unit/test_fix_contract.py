@@ -13,7 +13,7 @@ import wrapt
 from pyrun import run_python
 
 import verl_compat
-from verl_compat import patching, registry, trainers, wrapping
+from verl_compat import patching, probes, registry, trainers, wrapping
 
 SUPPORT = os.path.join(os.path.dirname(__file__), os.pardir, "support")
 THROWAWAY = "throwaway_fix"
@@ -338,7 +338,7 @@ def test_a_failing_describe_is_reported_and_the_other_fixes_describe(with_throwa
 
     monkeypatch.setitem(with_throwaway.FAIL, "describe", True)
     verl_compat.activate()
-    config = doctor.compose(doctor._verl_config_dir(), ["actor_rollout_ref.actor.profiler.tool=torch_memory"])
+    config = doctor.compose(probes.verl_config_dir(), ["actor_rollout_ref.actor.profiler.tool=torch_memory"])
     report = doctor.collect(config, "test")
     described = report["config"]["fixes"]
     assert described["torch_memory"]["case"] == 1
@@ -353,7 +353,7 @@ def test_a_new_fix_gets_its_doctor_sections(with_throwaway):
     from verl_compat import doctor
 
     verl_compat.activate()
-    config = doctor.compose(doctor._verl_config_dir(), [])
+    config = doctor.compose(probes.verl_config_dir(), [])
     text = " ".join(doctor.render(doctor.collect(config, "test", [("verl:RayPPOTrainer", RayPPOTrainer)])).split())
     assert "throwaway counts _start_profiling calls" in text
     assert "throwaway counts RayPPOTrainer's steps" in text

@@ -33,15 +33,21 @@ def migrate(text: str, kind: str = "shell", steps=None) -> str:
 
     ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown`` or ``other``.
     """
-    options = Options(steps)
+    for rule in rules.rules():
+        with planning.pass_of(rule):
+            text = _migrate_pass(text, kind, Options(steps))
+    return text
+
+
+def _migrate_pass(text: str, kind: str, options: Options) -> str:
     if kind == "yaml":
         return yaml_config.migrate_yaml(text, options)
     if not planning.mentioned(text):
         return text
     if kind == "markdown":
-        return markdown.migrate_page(text, lambda block: migrate(block, "shell", steps))
+        return markdown.migrate_page(text, lambda block: _migrate_pass(block, "shell", options))
     if kind == "other":
-        for rule in rules.rules():
+        for rule in planning.active():
             lines = [text.count("\n", 0, match.start()) + 1 for match in rule.text_setting.finditer(text)]
             if lines:
                 where = "a file that is not a shell script, YAML or Markdown"

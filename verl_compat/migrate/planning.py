@@ -8,8 +8,11 @@ configuration sets to two values, where a rule is concerned, is refused before t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import re
+import threading
 
 from ..rewrite import Options, Refusal, Setting
 from . import rules
@@ -50,22 +53,72 @@ def add(found: dict, key: str, value, known: bool, line: int, place, shell_value
         setting.others.append((value, known, line))
 
 
+# The rules of this pass: migrate runs one pass per rule, in the registry's order, each on the text
+# the previous passes produced (a rule reads the keys an earlier one wrote, never the old ones).
+_pass = threading.local()
+
+
+@contextlib.contextmanager
+def pass_of(rule):
+    """Read, plan and edit for ``rule`` alone inside this block."""
+    _pass.rules = (rule,)
+    try:
+        yield
+    finally:
+        _pass.rules = None
+
+
+def active() -> tuple:
+    """The rules of the current pass (every rule outside :func:`pass_of`)."""
+    return getattr(_pass, "rules", None) or rules.rules()
+
+
 def keys() -> frozenset:
-    """Every key some rule reads: an engine reads no other."""
-    return frozenset(key for rule in rules.rules() for key in rule.keys)
+    """Every key the pass's rules read exactly (see :func:`reads` for subtrees)."""
+    return frozenset(key for rule in active() for key in rule.keys)
+
+
+def subtrees() -> tuple:
+    """Every ``subtrees`` path of the pass's rules, each with its trailing dot."""
+    return tuple(prefix for rule in active() for prefix in _prefixes(rule))
+
+
+def reads(key: str, rule=None) -> bool:
+    """Whether ``rule`` (every rule of the pass) reads ``key``: one of its keys, a subtree's path or
+    a key under one."""
+    chosen = (rule,) if rule is not None else active()
+    return any(key in r.keys or f"{key}.".startswith(_prefixes(r)) for r in chosen)
+
+
+@functools.lru_cache(maxsize=None)
+def _prefixes(rule) -> tuple:
+    return tuple(f"{path}." for path in rule.subtrees)
+
+
+def on_path(key: str) -> bool:
+    """Whether a mapping at ``key`` can hold a key the pass's rules read (an engine descends into it)."""
+    below = f"{key}."
+    return any(k.startswith(below) for k in keys()) or any(
+        s.startswith(below) or below.startswith(s) for s in subtrees()
+    )
+
+
+def needles() -> tuple:
+    """Strings of which a word holding a key the pass's rules read contains one."""
+    return (*keys(), *(s[:-1] for s in subtrees()))
 
 
 def mentioned(text: str) -> bool:
     """Whether a script or page can concern a rule (one of its ``mentions`` is in it)."""
-    return any(mention in text for rule in rules.rules() for mention in rule.mentions)
+    return any(mention in text for rule in active() for mention in rule.mentions)
 
 
 def plan(found: dict, options: Options) -> list:
-    """The edits of every rule concerned by the configuration ``found`` (key -> :class:`Found`)."""
+    """The edits of every rule of the pass concerned by the configuration ``found`` (key -> :class:`Found`)."""
     settings = {key: setting.setting() for key, setting in found.items()}
     edits = []
-    for rule in rules.rules():
-        own = {key: settings[key] for key in rule.keys if key in settings}
+    for rule in active():
+        own = {key: setting for key, setting in settings.items() if reads(key, rule)}
         if not rule.concerns(own):
             continue
         for key in own:
@@ -79,7 +132,7 @@ def plan(found: dict, options: Options) -> list:
         planned = rule.plan(own, options)
         for edit in planned:
             for key in (edit.key, getattr(edit, "new_key", edit.key)):
-                if key not in rule.keys:  # the engines read (and know where to put) only these
+                if not reads(key, rule):  # the engines read (and know where to put) only these
                     raise RuntimeError(f"migrate rule {rule.name} edits {key}, which is not in its keys")
         edits += planned
     return edits

@@ -315,7 +315,7 @@ def _shell_values(text: str, words: list, value_text: str) -> tuple:
 def _refuse_hidden(text: str, lexer: _Lexer, words: list, where: str) -> None:
     """A rule's setting where no override can be read: in a word Hydra cannot parse, or in a
     here-document that is not only printed; ``echo``/``printf`` text is left alone."""
-    for rule in rules.rules():
+    for rule in planning.active():
         for start, end, lead, writes in lexer.here_documents:
             match = rule.text_setting.search(text, start, end)
             line = match and line_of(text, match.start())
@@ -337,18 +337,18 @@ def _configurations(text: str) -> list:
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import HydraException
 
-    keys = planning.keys()
+    needles = planning.needles()
     lexer = _Lexer(text)
     parser, overrides, words, unreadable = OverridesParser.create(), [], lexer.split(), []
     for word in words:
-        if word.lead in _PRINTERS or not any(key in word.text for key in keys):
+        if word.lead in _PRINTERS or not any(needle in word.text for needle in needles):
             continue  # Hydra's parser costs milliseconds a word; a launch script has dozens
         try:
             override = parser.parse_override(word.text)
         except HydraException:  # not an override: a command, a flag, a shell variable
             unreadable.append(word)
             continue
-        if override.key_or_group in keys and not override.is_delete():
+        if planning.reads(override.key_or_group) and not override.is_delete():
             overrides.append((word, override))
     _refuse_hidden(text, lexer, unreadable, "a setting migrate acts on is here")
     configs = []
@@ -388,14 +388,16 @@ def _word_edit(text: str, word: _Word, new: list) -> tuple:
     return len(text[:backslash].rstrip()), find(text, "\n", word.end), ""
 
 
-def _renamed(override: str, key: str, new_key: str) -> str:
+def _renamed(override: str, key: str, new_key: str, added: bool = False) -> str:
     """``override`` with ``key`` renamed ``new_key``. A single ``+`` goes: it adds a key, and
     ``new_key`` is one of verl's own, which Hydra refuses to add again (``++`` stays, it works either
-    way); the keys migrate adds are written without prefix too."""
+    way); the keys migrate adds are written without prefix too. A key ``added`` to a free-form dict
+    is written with a ``+``."""
     at = override.index(key)
     if override[at - 1 : at] == "+" and override[at - 2 : at - 1] != "+":
         at -= 1
-    return override[:at] + new_key + override[override.index(key) + len(key) :]
+    plus = "+" if added and override[at - 1 : at] != "+" else ""
+    return override[:at] + plus + new_key + override[override.index(key) + len(key) :]
 
 
 def _edits(text: str, found: dict, edits: list) -> list:
@@ -422,14 +424,14 @@ def _edits(text: str, found: dict, edits: list) -> list:
                 write(word, edit.new_key, found[edit.key].value)
         elif isinstance(edit, Rename):
             for word in places:
-                overrides(word)[:] = [_renamed(overrides(word)[0], edit.key, edit.new_key)]
+                overrides(word)[:] = [_renamed(overrides(word)[0], edit.key, edit.new_key, edit.added)]
             renamed[edit.new_key] = edit.key
         elif places:
             for word in places:
                 write(word, edit.key, edit.value)
         else:
             fresh.setdefault(renamed.get(edit.near, edit.near), []).append(
-                f"{edit.key}={format_value(edit.value, ',', lower)}"
+                f"{'+' * edit.added}{edit.key}={format_value(edit.value, ',', lower)}"
             )
     for near, words in fresh.items():
         if near not in found:

@@ -16,19 +16,20 @@ from .text import find, format_value, line_end, line_of, lower_booleans, splice
 
 def migrate_yaml(text: str, options) -> str:
     """``text`` with its plan applied (one document, one configuration); raises :class:`Refusal`."""
-    if not any(rule.yaml_setting.search(text) for rule in rules.rules()):
+    if not any(rule.yaml_setting.search(text) for rule in planning.active()):
         return text
     padded = text if text.endswith("\n") else text + "\n"  # every YAML entry ends with a newline
-    found, mappings = _read(padded)
+    found, mappings, parents = _read(padded)
     marked = {line_of(padded, match.start()) for match in planning.IGNORE.finditer(padded)}
     if planning.ignored(marked, [line for setting in found.values() for line in setting.lines]):
         return text
-    new = _apply(padded, found, mappings, planning.plan(found, options))
+    new = _apply(padded, found, mappings, parents, planning.plan(found, options))
     return text if new == padded else new
 
 
 def _read(text: str) -> tuple:
-    """The settings of the rules' keys and the mappings on their paths, with ruamel.yaml's node positions."""
+    """The settings of the rules' keys, the mappings on their paths and the entry holding each of
+    those mappings (``path -> (key node, mapping, parent mapping)``), with ruamel.yaml's node positions."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
     from ruamel.yaml.nodes import MappingNode, ScalarNode
@@ -39,26 +40,28 @@ def _read(text: str) -> tuple:
         root = yaml.compose(text)
     except YAMLError as error:
         raise Unreadable(" ".join(str(error).split())) from None
-    found, mappings, keys = {}, {"": root}, planning.keys()
+    found, mappings, parents = {}, {"": root}, {}
     if not isinstance(root, MappingNode):
-        return found, mappings
+        return found, mappings, parents
 
     def walk(mapping, prefix):
         for key_node, value_node in mapping.value:
             if not isinstance(key_node, ScalarNode):
                 continue
             key = prefix + str(key_node.value)
-            if key in keys:
+            if isinstance(value_node, MappingNode) and planning.on_path(key):
+                mappings[key] = value_node
+                parents[key] = (key_node, value_node, mapping)
+                walk(value_node, key + ".")
+            elif planning.reads(key):
                 value = yaml.constructor.construct_object(value_node, deep=True)
                 line = key_node.start_mark.line + 1
                 planning.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
-            elif any(k.startswith(key + ".") for k in keys):
+            elif planning.on_path(key):
                 mappings[key] = value_node
-                if isinstance(value_node, MappingNode):
-                    walk(value_node, key + ".")
 
     walk(root, "")
-    return found, mappings
+    return found, mappings, parents
 
 
 def _value_edit(text: str, key_node, value_node, new: str, through: str = "") -> tuple:
@@ -73,9 +76,10 @@ def _value_edit(text: str, key_node, value_node, new: str, through: str = "") ->
     return start, end + len(through), new
 
 
-def _apply(text: str, found: dict, mappings: dict, edits: list) -> str:
+def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -> str:
     # fresh: a new key -> (comment lines, value text, inline comment)
     changes, fresh, lower, defaults = [], {}, lower_booleans(text), rules.defaults()
+    removed = {}  # the path of a mapping -> the changes that remove its entries
     for edit in edits:
         if isinstance(edit, Set):
             value = format_value(edit.value, ", ", lower)
@@ -98,14 +102,43 @@ def _apply(text: str, found: dict, mappings: dict, edits: list) -> str:
             start = text.rfind("\n", 0, key_node.start_mark.index) + 1
             if new_key and new_key not in found:  # the comments on and right above it go along
                 start, comments = _comments_above(text, start)
-            changes.append((start, _yaml_entry_end(text, key_node, value_node), ""))
+            change = (start, _yaml_entry_end(text, key_node, value_node), "")
+            removed.setdefault(edit.key.rpartition(".")[0], []).append(change)
+            changes.append(change)
         if new_key in found:  # the value as written, so its quoting stays
             target_key, target_value, _ = found[new_key].places[0]
             kept = "" if _inline_comment(text, target_value) else inline_comment
             changes.append(_value_edit(text, target_key, target_value, value_text + kept))
         elif new_key:
             fresh[new_key] = (comments, value_text, inline_comment)
+    receiving = {_insertion_path(key, mappings) for key in fresh}  # not emptied: a new key goes there
+    changes = _without_emptied(text, changes, mappings, parents, removed, receiving)
     return splice(text, changes + _yaml_inserts(text, mappings, fresh))
+
+
+def _insertion_path(key: str, mappings: dict) -> str:
+    """The deepest mapping on the path of a new ``key`` that exists: it goes there."""
+    parts = key.split(".")
+    return ".".join(parts[: max(d for d in range(len(parts)) if ".".join(parts[:d]) in mappings)])
+
+
+def _without_emptied(text: str, changes: list, mappings: dict, parents: dict, removed: dict, receiving: set) -> list:
+    """``changes`` where a mapping that loses every entry goes whole (its own entry removed, up the
+    path while the parent empties too): ``critic: {model: {fsdp_config: {}}}`` left behind would
+    set keys verl no longer has."""
+    for depth in range(max((path.count(".") for path in removed), default=0), -1, -1):
+        for path in [path for path in removed if path.count(".") == depth]:
+            if path in parents and path not in receiving and len(removed[path]) >= len(mappings[path].value):
+                changes = _remove_whole(text, changes, path, parents, removed)
+    return changes
+
+
+def _remove_whole(text: str, changes: list, path: str, parents: dict, removed: dict) -> list:
+    key_node, value_node, _ = parents[path]
+    start = text.rfind("\n", 0, key_node.start_mark.index) + 1
+    whole = (start, _yaml_entry_end(text, key_node, value_node), "")
+    removed.setdefault(path.rpartition(".")[0], []).append(whole)
+    return [change for change in changes if not start <= change[0] < whole[1]] + [whole]
 
 
 def _yaml_entry_end(text: str, key_node, value_node) -> int:
@@ -155,10 +188,9 @@ def _yaml_inserts(text: str, mappings: dict, fresh: dict) -> list:
     exists, creating the rest as nested block mappings (the deeper first where two meet)."""
     trees = {}
     for key, value in fresh.items():
-        parts = key.split(".")
-        depth = max(d for d in range(len(parts)) if ".".join(parts[:d]) in mappings)
-        node = trees.setdefault(".".join(parts[:depth]), {})
-        for part in parts[depth:-1]:
+        parts, path = key.split("."), _insertion_path(key, mappings)
+        node = trees.setdefault(path, {})
+        for part in parts[len(path.split(".")) if path else 0 : -1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = value
     edits = []

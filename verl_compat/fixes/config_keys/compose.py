@@ -36,7 +36,6 @@ from ...registry import Patch, Plan, guard, is_looking
 from . import table, translate
 
 NAME = "config_keys"
-TRAINER_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")
 _HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
 
 
@@ -135,7 +134,7 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
         defaults, repo = _defaults_and_repo(*args, **kwargs)
         sources = {d.config_path: _source(repo, d.config_path) for d in defaults}
         session.verl = any(
-            _name(d.config_path) in TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
+            _name(d.config_path) in table.TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
         )
         user = [d for d in defaults if _is_users(sources[d.config_path])]
         if session.verl and user and _has_old_key(cfg):

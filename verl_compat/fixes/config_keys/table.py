@@ -56,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 
 KINDS = ("renamed", "moved", "dropped", "removed")
+TRAINER_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")  # verl's configs the table covers
 
 
 @dataclasses.dataclass(frozen=True)

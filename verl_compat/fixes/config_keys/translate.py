@@ -1,6 +1,9 @@
 """Translate old trainer-config keys, in Hydra overrides and in a composed config tree. Pure: no
 wrapt, no verl; Hydra's own override grammar parses what the user wrote.
 
+omegaconf is imported where a config is read, not with the module: ``verl-compat migrate`` loads
+it to check files that mostly hold no old key.
+
 Which rows apply is decided by a :class:`Probe` of the installed release's config, never by its
 version string: a row applies only where its old path is absent there (and, for ``renamed`` and
 ``moved``, its successor present), so one table serves every release.
@@ -11,8 +14,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from typing import Callable, Iterable, Protocol
-
-from omegaconf import DictConfig, OmegaConf, open_dict
 
 from .table import ROWS, Row
 
@@ -33,7 +34,7 @@ class Probe(Protocol):
 class ConfigProbe:
     """A probe over a composed config (keys) and a config repository's options (``has_option``)."""
 
-    config: DictConfig
+    config: object  # an omegaconf DictConfig
     options: Callable[[str, str], bool] = lambda group, option: True
 
     def has_key(self, path: str) -> bool:
@@ -41,6 +42,8 @@ class ConfigProbe:
 
     def is_free_form(self, path: str) -> bool:
         """An empty dict verl hands on as is (``engine_kwargs.vllm: {}``): any key may go in."""
+        from omegaconf import DictConfig
+
         node = node_at(self.config, path)
         return isinstance(node, DictConfig) and not node._is_none() and not node._is_missing() and not node.keys()
 
@@ -277,7 +280,7 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
             new_line = f"{prefix}{new_key}={mapped_value(row, w.text, w.value)}"
         other = direct.get(new_key)
         if other is not None and w.prefix != "~":
-            agreed = other.text == mapped_value(row, w.text, w.value) or other.value == _mapped(row, w.value)
+            agreed = other.text == mapped_value(row, w.text, w.value) or other.value == mapped(row, w.value)
             findings.append(Finding(row, w.key, w.text, new_key, new_line, None if agreed else other.text))
             continue
         findings.append(Finding(row, w.key, w.text, new_key, new_line))
@@ -285,7 +288,8 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     return Translation(tuple(out), tuple(findings))
 
 
-def _mapped(row: Row, value):
+def mapped(row: Row, value):
+    """The value at the successor: a moved row's value map, else the value itself."""
     return next((new for old, new in row.values if old == value), value)
 
 
@@ -304,6 +308,8 @@ def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
 
 def node_at(config, path: str):
     """The node at ``path`` without resolving interpolations, or None."""
+    from omegaconf import DictConfig
+
     node = config
     for part in path.split("."):
         if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():
@@ -313,6 +319,8 @@ def node_at(config, path: str):
 
 
 def _leaves(node, path: str):
+    from omegaconf import DictConfig
+
     if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
         for key in node.keys():
             yield from _leaves(node._get_node(key), f"{path}.{key}")
@@ -320,10 +328,12 @@ def _leaves(node, path: str):
         yield path, node
 
 
-def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
+def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
     """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
     place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
     value the user also set differently at the successor is a conflict, left there."""
+    from omegaconf import DictConfig, OmegaConf, open_dict
+
     rows = tuple(rows)
     findings = []
     for row in rows:
@@ -345,7 +355,7 @@ def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row]
             prefix = "" if probe.has_key(new_key) else "+"
             findings.append(Finding(row, key, text, new_key, f"{prefix}{new_key}={new_text}", conflict))
             if conflict is None:
-                OmegaConf.update(config, new_key, _mapped(row, leaf._value()), merge=True, force_add=True)
+                OmegaConf.update(config, new_key, mapped(row, leaf._value()), merge=True, force_add=True)
         parent, _, last = row.old.rpartition(".")
         container = node_at(config, parent) if parent else config
         with open_dict(container):
@@ -354,4 +364,6 @@ def translate_config(config: DictConfig, probe: ConfigProbe, rows: Iterable[Row]
 
 
 def _text(node) -> str:
+    from omegaconf import DictConfig, OmegaConf
+
     return value_text(node._value()) if not isinstance(node, DictConfig) else str(OmegaConf.to_container(node))

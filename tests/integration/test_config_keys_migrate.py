@@ -1,0 +1,119 @@
+"""``verl-compat migrate`` with config_keys' rule, on the newest release: an old launch script and a
+recipe's YAML rewritten into the installed verl's keys compose with verl alone (verl-compat
+deactivated), every value at its successor; migrating twice changes nothing; a removed key is
+refused with what to do.
+
+Baseline: without migrating, and without verl-compat, the script stops at Hydra and the YAML
+composes with its values where verl reads none of them.
+"""
+
+import textwrap
+
+import pytest
+from hydra import compose, initialize_config_dir
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.errors import ConfigCompositionException
+
+import verl
+from verl_compat import migrate
+
+VERL_CONFIG = f"{verl.__path__[0]}/trainer/config"
+
+OLD_SCRIPT = textwrap.dedent(
+    """\
+    #!/bin/bash
+    set -x
+    # the critic's FSDP offload, as verl 0.7 spelled it
+    python3 -m verl.trainer.main_ppo \\
+        algorithm.adv_estimator=gae \\
+        critic.model.fsdp_config.param_offload=True \\
+        critic.model.fsdp_config.optimizer_offload=True \\
+        +actor_rollout_ref.actor.megatron.grad_offload=True \\
+        actor_rollout_ref.rollout.engine_kwargs.vllm.disable_mm_preprocessor_cache=True \\
+        actor_rollout_ref.actor.profiler.tool=torch_memory \\
+        trainer.profile_steps=[1,2] \\
+        trainer.total_epochs=2 "$@"
+    """
+)
+
+
+def overrides_of(script: str) -> list:
+    """The Hydra overrides of the script's one launch (its indented continuation lines)."""
+    lines = [line.strip().rstrip("\\").strip() for line in script.splitlines() if line.startswith("    ")]
+    return [line for line in lines if line != '"$@"' and not line.endswith('"$@"')] + [
+        line.split(" ")[0] for line in lines if line.endswith('"$@"')
+    ]
+
+
+def verl_compose(overrides, name="ppo_trainer", config_dir=VERL_CONFIG):
+    with initialize_config_dir(config_dir=str(config_dir), version_base=None):
+        return compose(config_name=name, overrides=list(overrides))
+
+
+def test_baseline_the_old_script_stops_at_hydra_without_verl_compat(no_shim):
+    with pytest.raises(ConfigCompositionException, match="critic.model.fsdp_config"):
+        verl_compose(overrides_of(OLD_SCRIPT))
+
+
+def test_migrated_script_composes_on_verl_alone_and_migrating_twice_changes_nothing(no_shim):
+    new = migrate.migrate(OLD_SCRIPT, "shell")
+    assert migrate.migrate(new, "shell") == new
+    assert "# the critic's FSDP offload" in new and new.endswith('trainer.total_epochs=2 "$@"\n')
+    overrides = overrides_of(new)
+    OverridesParser.create().parse_overrides(overrides)
+    config = verl_compose(overrides)
+    assert config.critic.fsdp.param_offload is True and config.critic.fsdp.optimizer_offload is True
+    assert config.actor_rollout_ref.rollout.engine_kwargs.vllm.mm_processor_cache_gb == 0  # moved, value mapped
+    assert "grad_offload" not in new  # dropped
+    # config_keys' pass first, then torch_memory's on the renamed keys: the legacy tool in the
+    # DistProfiler's keys, with the steps the script asked for.
+    assert config.global_profiler.tool == "torch_memory" and list(config.global_profiler.steps) == [1, 2]
+    assert config.actor_rollout_ref.actor.profiler.enable is True
+    assert config.trainer.total_epochs == 2 and config.algorithm.adv_estimator == "gae"
+
+
+def test_migrated_recipe_yaml_composes_on_verl_alone(no_shim, tmp_path):
+    recipe = textwrap.dedent(
+        """\
+        hydra:
+          searchpath:
+            - pkg://verl.trainer.config
+        defaults:
+          - ppo_trainer
+          - _self_
+        critic:
+          # offload the critic
+          model:
+            fsdp_config:
+              param_offload: true   # saves memory
+              optimizer_offload: true
+        trainer:
+          profile_steps: [1, 2]
+          total_epochs: 3
+        actor_rollout_ref:
+          actor:
+            megatron:
+              grad_offload: true
+        """
+    )
+    (tmp_path / "recipe.yaml").write_text(recipe)
+    silent = verl_compose([], name="recipe", config_dir=tmp_path)  # a YAML may add keys: nothing stops it
+    assert silent.critic.model.fsdp_config.param_offload is True and silent.critic.fsdp.param_offload is False
+    new = migrate.migrate(recipe, "yaml")
+    assert migrate.migrate(new, "yaml") == new
+    assert "param_offload: true   # saves memory" in new and "actor_rollout_ref" not in new  # emptied, gone
+    (tmp_path / "recipe.yaml").write_text(new)
+    config = verl_compose([], name="recipe", config_dir=tmp_path)
+    assert config.critic.fsdp.param_offload is True and config.critic.fsdp.optimizer_offload is True
+    assert list(config.global_profiler.steps) == [1, 2] and config.trainer.total_epochs == 3
+
+
+def test_removed_key_and_conflicts_are_refused_naming_the_key():
+    script = "python3 -m verl.trainer.main_ppo trainer.use_legacy_worker_impl=enable data.train_batch_size=8\n"
+    with pytest.raises(migrate.Refused, match=r"trainer.use_legacy_worker_impl=enable was removed in verl 0.8.0"):
+        migrate.migrate(script, "shell")
+    script = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=False\n"
+    with pytest.raises(migrate.Refused, match="critic.fsdp.param_offload=false differ: keep one"):
+        migrate.migrate(script, "shell")
+    agreeing = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=True\n"
+    assert migrate.migrate(agreeing, "shell") == "python3 -m verl.trainer.main_ppo critic.fsdp.param_offload=True\n"

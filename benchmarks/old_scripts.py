@@ -17,7 +17,11 @@ Scripts that point ``--config-path`` at an example's config folder need that fol
 their tag: ``--verl-git`` names a clone of verl to take it from (else they are counted apart).
 
     .venvs/verl-0.9.1/bin/python benchmarks/old_scripts.py --data PATH/verl-own.jsonl \\
-        [--verl-git PATH] [--cli 10] [--limit N]
+        [--verl-git PATH] [--cli 10] [--limit N] [--migrate]
+
+``--migrate`` measures ``verl-compat migrate`` instead: each script is rewritten into the installed
+verl's keys, then composed by verl alone (verl-compat deactivated): composed, Hydra error, refused
+by migrate (a removed key), values lost.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import json
 import os
 import random
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -234,6 +239,8 @@ def main() -> None:
     parser.add_argument("--cli", type=int, default=0, help="also run N scripts as real CLI processes")
     parser.add_argument("--limit", type=int, default=0, help="at most N scripts (a spread sample)")
     parser.add_argument("--json", help="write every record's outcome here")
+    parser.add_argument("--migrate", action="store_true",
+                        help="instead: migrate each script (verl-compat migrate), then compose it with verl alone")
     options = parser.parse_args()
 
     records = [json.loads(line) for line in open(options.data)]
@@ -254,11 +261,16 @@ def main() -> None:
 
     results = []
     try:
-        run_all(records, project, results)
+        (run_migrated if options.migrate else run_all)(records, project, results)
     except KeyboardInterrupt:
         print(f"interrupted: {len(results)} of {len(records)} scripts measured", file=sys.stderr)
         records = records[: len(results)]
 
+    if options.migrate:
+        print_migrated(results)
+        if options.json:
+            Path(options.json).write_text(json.dumps(results, indent=1))
+        return
     print_tables(results, unmeasured)
     print_timing(results)
     if options.cli:
@@ -282,6 +294,65 @@ def run_all(records: list, project, results: list) -> None:
         results.append(row)
         if (index + 1) % 25 == 0:
             print(f"  {index + 1}/{len(records)} scripts", file=sys.stderr, flush=True)
+
+
+# --- migrate ------------------------------------------------------------------------------------
+
+
+def as_script(overrides: list) -> str:
+    """A launch script holding the overrides, one a line, as verl's own scripts write them."""
+    lines = ["python3 -m verl.trainer.main_ppo", *(f"    {shlex.quote(line)}" for line in overrides)]
+    return " \\\n".join(lines) + "\n"
+
+
+def overrides_of(script: str) -> list:
+    return shlex.split(script.replace("\\\n", " "))[3:]
+
+
+def run_migrated(records: list, project, results: list) -> None:
+    """Each script rewritten by ``verl-compat migrate`` (in this process, into the installed verl's
+    keys), then composed by verl alone (verl-compat deactivated)."""
+    from verl_compat import migrate
+
+    for index, record in enumerate(records):
+        row = {"tag": record["tag"], "path": record["path"]}
+        GlobalHydra.instance().clear()
+        try:
+            script = migrate.migrate(as_script(record["overrides"]), "shell")
+        except migrate.Refused as refusal:
+            row["migrated"] = {"kind": "refused", "key": refusal.message.split("=")[0].split(" ")[0]}
+        else:
+            config_args = argv({**record, "overrides": []}, project)[:-2]
+            result, _ = in_process([*config_args, *overrides_of(script), "--cfg", "job"], shim=False)
+            if result["kind"] == "composed":
+                result["lost"] = lost(record, result.pop("config"))
+            row["migrated"] = result
+        results.append(row)
+        if (index + 1) % 25 == 0:
+            print(f"  {index + 1}/{len(records)} scripts", file=sys.stderr, flush=True)
+
+
+def print_migrated(results: list) -> None:
+    import verl
+
+    print(f"verl {verl.__version__}: {len(results)} scripts migrated by verl-compat, then composed by verl alone")
+    header = f"{'tag':8} {'scripts':>7} | {'composed':>8} {'hydra error':>11} {'migrate refused':>15} {'values lost':>11}"
+    print(header)
+    print("-" * len(header))
+    by_tag = collections.defaultdict(list)
+    for row in results:
+        by_tag[row["tag"]].append(row)
+    for tag in sorted(by_tag) + ["all"]:
+        rows = results if tag == "all" else by_tag[tag]
+        count = lambda kind: sum(r["migrated"]["kind"] == kind for r in rows)  # noqa: E731
+        lost_n = sum(len(r["migrated"].get("lost", ())) for r in rows)
+        print(f"{tag:8} {len(rows):7} | {count('composed'):8} {count('hydra'):11} {count('refused'):15} {lost_n:11}")
+    for kind, title in (("hydra", "first key Hydra rejects"), ("refused", "keys migrate refuses")):
+        keys = collections.Counter(r["migrated"]["key"] for r in results if r["migrated"]["kind"] == kind)
+        if keys:
+            print(f"\n{title}:")
+            for key, n in keys.most_common():
+                print(f"  {n:4}  {key}")
 
 
 def print_tables(results: list, unmeasured: list) -> None:

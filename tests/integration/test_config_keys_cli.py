@@ -25,7 +25,9 @@ VERL_CONFIG = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
 RENAMED = "critic.model.fsdp_config.param_offload"
 DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"
 REMOVED = "trainer.use_legacy_worker_impl"
-OLD_SCRIPT = [f"{RENAMED}=True", f"+{DROPPED}=True", "trainer.profile_steps=[1,2]", "data.train_batch_size=16"]
+ADDED_SINCE = "actor_rollout_ref.actor.fsdp_config.model_dtype"  # a 0.4-era `+` addition verl has since added
+OLD_SCRIPT = [f"{RENAMED}=True", f"+{DROPPED}=True", "trainer.profile_steps=[1,2]", "data.train_batch_size=16",
+              f"+{ADDED_SINCE}=bfloat16"]
 
 
 def cli(*argv, env=None, cwd=None):
@@ -84,8 +86,9 @@ def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
     assert "fsdp_config" not in config["critic"]["model"]
     assert config["global_profiler"]["steps"] == [1, 2]
     assert "megatron" not in config["actor_rollout_ref"]["actor"]
+    assert config["actor_rollout_ref"]["actor"]["fsdp_config"]["model_dtype"] == "bfloat16"
     warned = shim_warnings(result.stderr)
-    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload"):
+    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload", ADDED_SINCE):
         assert sum(f" {key} " in line for line in warned) == 1, (key, warned)
 
 

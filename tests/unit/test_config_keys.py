@@ -92,6 +92,14 @@ def test_moved_key_set_to_an_inert_value_is_dropped_not_moved():
     assert finding.inert and translate.node_at(config, "rollout.engine_kwargs.sglang.cache_gb") is None
 
 
+def test_an_addition_of_a_key_verl_added_since_becomes_the_plain_key():
+    lines = ["+trainer.n_gpus_per_node=4", "++trainer.n_gpus_per_node=4", "+trainer.new_knob=1", "+profiler@x=y"]
+    result = translate.settle_additions(lines, probe())
+    assert result.overrides == ("trainer.n_gpus_per_node=4", *lines[1:])
+    (finding,) = result.findings
+    assert not finding.stops and "Write instead: trainer.n_gpus_per_node=4" in finding.warning()
+
+
 def test_removed_key_and_group_option_stop_with_one_message_naming_each():
     result = run("trainer.use_legacy_worker_impl=disable", "model_engine=mindspeed", "model_engine=dp")
     assert result.overrides == ("model_engine=dp",)

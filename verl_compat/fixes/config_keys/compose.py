@@ -13,7 +13,8 @@ compose API (``hydra.compose``). Inside it, in order:
    directory, as the primary config or in a user's defaults chain). Old keys in a user's own
    YAML are moved here, before struct mode makes them unreachable.
 3. ``_apply_overrides_to_config`` (a staticmethod) applies the key overrides to the composed
-   config: they are translated here against it, before Hydra rejects the first old one.
+   config: they are translated here against it, before Hydra rejects the first old one; a
+   ``+key=`` addition of a key verl has since added becomes ``key=``.
 4. When ``_load_configuration_impl`` returns, each finding is warned once; keys that ask for
    what this verl cannot do stop the composition with one error that lists them all.
 
@@ -156,10 +157,12 @@ def apply_overrides(wrapped, instance, args, kwargs):
         with guard(NAME, "_apply_overrides_to_config"):
             overrides, cfg = _overrides_and_cfg(*args, **kwargs)
             lines = [override.input_line for override in overrides]
-            translation = translate.translate_overrides(lines, translate.ConfigProbe(cfg))
-            session.findings.extend(translation.findings)
-            if list(translation.overrides) != lines:
-                args, kwargs = (_reparsed(overrides, translation.overrides), cfg), {}
+            probe = translate.ConfigProbe(cfg)
+            translation = translate.translate_overrides(lines, probe)
+            settled = translate.settle_additions(translation.overrides, probe)
+            session.findings.extend(translation.findings + settled.findings)
+            if list(settled.overrides) != lines:
+                args, kwargs = (_reparsed(overrides, settled.overrides), cfg), {}
     return wrapped(*args, **kwargs)
 
 

@@ -19,6 +19,8 @@ def fate(finding: translate.Finding, stops: bool) -> str:
     change = f"{row.kind} in verl {row.since}, {row.evidence}"
     if finding.conflict is not None:
         return f"{written}: conflicts with {finding.new_key}={finding.conflict} ({change}): stops the launch"
+    if row.kind == "added":
+        return f"+{written} -> {finding.replacement} (verl has this key now; Hydra refuses to add it again)"
     if row.kind == "dropped" or finding.inert:
         return f"{written}: ignored ({change}): {row.why or 'it has no effect any more'}"
     if row.kind == "removed" and stops:

@@ -86,6 +86,11 @@ class Finding:
                 f"{row.since} ({row.evidence}) and is ignored: {row.why}; this value asked for what the release "
                 "does anyway. Delete it."
             )
+        if row.kind == "added":
+            return (
+                f"verl-compat: {self.key} is in this verl's config now (verl added it since), and Hydra refuses "
+                f"to add it again with +; verl-compat set it. Write instead: {self.replacement}"
+            )
         if row.kind == "removed":
             return (
                 f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}): "
@@ -291,6 +296,23 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
 def mapped(row: Row, value):
     """The value at the successor: a moved row's value map, else the value itself."""
     return next((new for old, new in row.values if old == value), value)
+
+
+def settle_additions(overrides, probe: Probe) -> Translation:
+    """``+key=v`` where the installed config has ``key``: a key verl added after the script was
+    written, which Hydra refuses to add again ("An item is already at …"). It becomes ``key=v``,
+    the value the script asked for, with a warning. Only single-``+`` key overrides are looked at."""
+    out, findings = [], []
+    for line in overrides:
+        key, sep, text = line[1:].partition("=")
+        if line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key:
+            if probe.has_key(key):
+                row = Row(key, "added", key, "", "", why="verl has this key now")
+                findings.append(Finding(row, key, text, key, f"{key}={text}"))
+                out.append(f"{key}={text}")
+                continue
+        out.append(line)
+    return Translation(tuple(out), tuple(findings))
 
 
 def _group_row(w: _Written, rows, probe: Probe) -> Row | None:

@@ -143,9 +143,10 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
     if verl_only is not None:
         # The installed release's own config, from the same Hydra function without the user's
         # files: the probe says which of the user's keys verl no longer has. Only composed when
-        # a user's YAML sets a key of the table.
-        own = wrapped(verl_only, *args[1:], **kwargs) if args else wrapped(defaults=verl_only, **_rest(kwargs))
+        # a user's YAML sets a key of the table; a second call made only to look, so under the
+        # guard (the user's composition is the first call's, returned as it is).
         with guard(NAME, "_compose_config_from_defaults_list"):
+            own = wrapped(verl_only, *args[1:], **kwargs) if args else wrapped(defaults=verl_only, **_rest(kwargs))
             session.findings.extend(translate.translate_config(cfg, translate.ConfigProbe(own)))
     return cfg
 

@@ -73,39 +73,51 @@ def active() -> tuple:
     return getattr(_pass, "rules", None) or rules.rules()
 
 
+@dataclasses.dataclass(frozen=True)
+class _Index:
+    """What the rules of a pass read, in the shapes the engines ask for it."""
+
+    keys: frozenset  # exact keys
+    subtrees: tuple  # subtree paths, each with its trailing dot
+    paths: frozenset  # every proper prefix of a key or a subtree path: mappings on the way to one
+
+
+@functools.lru_cache(maxsize=None)
+def _index(chosen: tuple) -> _Index:
+    keys = frozenset(key for rule in chosen for key in rule.keys)
+    subtrees = tuple(f"{path}." for rule in chosen for path in rule.subtrees)
+    paths = frozenset(
+        ".".join(parts[:depth])
+        for key in (*keys, *(path[:-1] for path in subtrees))
+        for parts in [key.split(".")]
+        for depth in range(1, len(parts))
+    )
+    return _Index(keys, subtrees, paths)
+
+
 def keys() -> frozenset:
     """Every key the pass's rules read exactly (see :func:`reads` for subtrees)."""
-    return frozenset(key for rule in active() for key in rule.keys)
-
-
-def subtrees() -> tuple:
-    """Every ``subtrees`` path of the pass's rules, each with its trailing dot."""
-    return tuple(prefix for rule in active() for prefix in _prefixes(rule))
+    return _index(active()).keys
 
 
 def reads(key: str, rule=None) -> bool:
     """Whether ``rule`` (every rule of the pass) reads ``key``: one of its keys, a subtree's path or
     a key under one."""
-    chosen = (rule,) if rule is not None else active()
-    return any(key in r.keys or f"{key}.".startswith(_prefixes(r)) for r in chosen)
-
-
-@functools.lru_cache(maxsize=None)
-def _prefixes(rule) -> tuple:
-    return tuple(f"{path}." for path in rule.subtrees)
+    index = _index((rule,) if rule is not None else active())
+    return key in index.keys or f"{key}.".startswith(index.subtrees)
 
 
 def on_path(key: str) -> bool:
-    """Whether a mapping at ``key`` can hold a key the pass's rules read (an engine descends into it)."""
-    below = f"{key}."
-    return any(k.startswith(below) for k in keys()) or any(
-        s.startswith(below) or below.startswith(s) for s in subtrees()
-    )
+    """Whether a mapping at ``key`` can hold a key the pass's rules read (an engine descends into
+    it): it is on the way to one, or a subtree's path or under one."""
+    index = _index(active())
+    return key in index.paths or f"{key}.".startswith(index.subtrees)
 
 
 def needles() -> tuple:
     """Strings of which a word holding a key the pass's rules read contains one."""
-    return (*keys(), *(s[:-1] for s in subtrees()))
+    index = _index(active())
+    return (*index.keys, *(path[:-1] for path in index.subtrees))
 
 
 def mentioned(text: str) -> bool:

@@ -75,10 +75,17 @@ def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
               model:
                 fsdp_config:
                   optimizer_offload: true
+            trainer:
+              profile_steps: [1, 2]
+            algorithm:
+              rollout_is_threshold: 2.0
+            ray_init:
+              num_cpus: 3
             """
         )
     )
-    result = cli("--config-path", tmp_path, "--config-name", "recipe", *OLD_SCRIPT, cwd=tmp_path)
+    overrides = [line for line in OLD_SCRIPT if not line.startswith("trainer.profile_steps")]  # in the YAML here
+    result = cli("--config-path", tmp_path, "--config-name", "recipe", *overrides, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     config = composed(result.stdout)
     assert config["critic"]["fsdp"]["param_offload"] is True
@@ -87,8 +94,15 @@ def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
     assert config["global_profiler"]["steps"] == [1, 2]
     assert "megatron" not in config["actor_rollout_ref"]["actor"]
     assert config["actor_rollout_ref"]["actor"]["fsdp_config"]["model_dtype"] == "bfloat16"
+    # trainer.profile_steps and algorithm.*: keys under nodes of ppo_trainer.yaml's own body (Hydra
+    # merges its nodes uncopied: the probe must not see the user's keys in them); ray_init.num_cpus:
+    # its old parent is left empty, and goes.
+    assert config["algorithm"]["rollout_correction"]["rollout_is_threshold"] == 2.0
+    assert "rollout_is_threshold" not in config["algorithm"]
+    assert config["ray_kwargs"]["ray_init"]["num_cpus"] == 3 and "ray_init" not in config
     warned = shim_warnings(result.stderr)
-    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload", ADDED_SINCE):
+    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload", ADDED_SINCE,
+                "ray_init.num_cpus", "algorithm.rollout_is_threshold"):
         assert sum(f" {key} " in line for line in warned) == 1, (key, warned)
 
 

@@ -145,8 +145,11 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
         # files: the probe says which of the user's keys verl no longer has. Only composed when
         # a user's YAML sets a key of the table; a second call made only to look, so under the
         # guard (the user's composition is the first call's, returned as it is).
+        # A fresh repository: Hydra merges the files' nodes without copying them, so the cached
+        # ones now hold the user's keys (a user's `trainer.profile_steps` lands in the cached
+        # ppo_trainer.yaml's own `trainer` node).
         with guard(NAME, "_compose_config_from_defaults_list"):
-            own = wrapped(verl_only, *args[1:], **kwargs) if args else wrapped(defaults=verl_only, **_rest(kwargs))
+            own = wrapped(defaults=verl_only, repo=_fresh(repo))
             session.findings.extend(translate.translate_config(cfg, translate.ConfigProbe(own)))
     return cfg
 
@@ -183,8 +186,10 @@ def _overrides_and_cfg(overrides, cfg):
     return overrides, cfg
 
 
-def _rest(kwargs) -> dict:
-    return {k: v for k, v in kwargs.items() if k != "defaults"}
+def _fresh(repo):
+    """The same config sources without the loaded (and merged into) configs: a new
+    ``CachingConfigRepository`` over its delegate."""
+    return type(repo)(repo.delegate)
 
 
 def _name(config_path) -> str:

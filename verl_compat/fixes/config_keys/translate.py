@@ -354,7 +354,7 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
     """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
     place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
     value the user also set differently at the successor is a conflict, left there."""
-    from omegaconf import DictConfig, OmegaConf, open_dict
+    from omegaconf import DictConfig, OmegaConf
 
     rows = tuple(rows)
     findings = []
@@ -378,11 +378,22 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
             findings.append(Finding(row, key, text, new_key, f"{prefix}{new_key}={new_text}", conflict))
             if conflict is None:
                 OmegaConf.update(config, new_key, mapped(row, leaf._value()), merge=True, force_add=True)
-        parent, _, last = row.old.rpartition(".")
+        _delete(config, row.old, probe)
+    return tuple(findings)
+
+
+def _delete(config, path: str, probe: ConfigProbe) -> None:
+    """Delete ``path``, and each parent it leaves empty that verl's own config does not have."""
+    from omegaconf import open_dict
+
+    while path:
+        parent, _, last = path.rpartition(".")
         container = node_at(config, parent) if parent else config
         with open_dict(container):
             del container[last]
-    return tuple(findings)
+        if not parent or container.keys() or probe.has_key(parent):
+            return
+        path = parent
 
 
 def _text(node) -> str:

@@ -130,7 +130,11 @@ def test_old_and_new_agreeing_is_fine_and_conflicting_is_an_error():
     assert not agree.findings[0].stops
     clash = run("critic.model.fsdp_config.param_offload=True", "critic.fsdp.param_offload=False")
     assert clash.findings[0].stops
-    assert "conflicts with critic.fsdp.param_offload=False" in translate.stop_message(clash.findings)
+    message = translate.stop_message(clash.findings)
+    assert "conflicts with critic.fsdp.param_offload=False" in message
+    # The switch lets removed keys through, never a conflict: the message does not offer it.
+    assert "sets an old key and its successor to different values" in message
+    assert translate.ALLOW_REMOVED not in message
 
 
 def test_a_release_that_still_has_the_old_path_is_left_alone():

@@ -127,16 +127,18 @@ def stopping(findings: Iterable[Finding]) -> list:
 
 
 def stop_message(findings: Iterable[Finding]) -> str:
-    """The one error that lists every key that stops the run."""
-    lines = [finding.error_line() for finding in findings if finding.stops]
-    return "\n".join(
-        [
-            "verl-compat: this launch config asks for what the installed verl cannot do "
-            "(nothing was started):",
-            *lines,
-            f"Set {ALLOW_REMOVED}=1 to drop removed keys with a warning and run anyway.",
-        ]
+    """The one error that lists every key that stops the run. The switch is named only where it
+    would help: it lets removed keys through, never a conflict."""
+    stops = [finding for finding in findings if finding.stops]
+    removed = [finding for finding in stops if finding.conflict is None]
+    header = (
+        "verl-compat: this launch config asks for what the installed verl cannot do (nothing was started):"
+        if removed
+        else "verl-compat: this launch config sets an old key and its successor to different values "
+        "(nothing was started):"
     )
+    switch = [f"Set {ALLOW_REMOVED}=1 to drop removed keys with a warning and run anyway."] if removed else []
+    return "\n".join([header, *(finding.error_line() for finding in stops), *switch])
 
 
 def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:  # noqa: D103

@@ -51,7 +51,9 @@ from verl.trainer import main_ppo
 from verl_compat.fixes.config_keys import table, translate
 
 VERL_CONFIG = Path(main_ppo.__file__).parent / "config"
-STOP = "verl-compat: this launch config asks for what the installed verl cannot do"
+# The header of config_keys' stop: removed keys ("asks for what the installed verl cannot do") or
+# an old key and its successor set differently.
+STOP = re.compile(r"^verl-compat: this launch config .*\(nothing was started\):$", re.M)
 PROJECT_DIR = "$PROJECT_DIR/"
 
 
@@ -79,8 +81,9 @@ def outcome(returncode: int, stdout: str, stderr: str) -> dict:
     first key Hydra names."""
     if returncode == 0 and stdout.strip():
         return {"kind": "composed", "config": yaml.load(stdout, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))}
-    if STOP in stderr:
-        listed = stderr[stderr.index(STOP) :]
+    stop = STOP.search(stderr)
+    if stop:
+        listed = stderr[stop.start() :]
         return {"kind": "verl-compat", "key": ", ".join(re.findall(r"^  (\S+?)[=:]", listed, re.M))}
     return {"kind": "hydra", "key": hydra_key(stderr)}
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import gc
 import io
 import json
 import os
@@ -109,6 +110,11 @@ def in_process(args: list, shim: bool) -> tuple:
     out, err = io.StringIO(), io.StringIO()
     saved, code = sys.argv, 0
     sys.argv = ["main_ppo.py", *args]
+    # As in a fresh CLI process: what earlier runs left on the heap (the results kept so far) is
+    # out of the cyclic collector's way, so a full collection that falls in this run costs what it
+    # would there, not a walk over every config composed before.
+    gc.collect()
+    gc.freeze()
     start = time.perf_counter()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

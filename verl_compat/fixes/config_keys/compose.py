@@ -104,6 +104,9 @@ def load_configuration(wrapped, instance, args, kwargs):
     return cfg
 
 
+_GROUP_ROWS = tuple(row for row in table.ROWS if row.group)  # config-group options
+
+
 def parse_overrides(wrapped, instance, args, kwargs):
     """Mark the composition as verl's when verl's config directory is in the search path, and
     translate config group options."""
@@ -113,11 +116,10 @@ def parse_overrides(wrapped, instance, args, kwargs):
         return parsed, repo
     with guard(NAME, "_parse_overrides_and_create_caching_repo"):
         session.verl = any(is_verl_source(source.full_path()) for source in repo.get_sources())
-        groups = tuple(row for row in table.ROWS if row.group)
-        if session.verl and groups:
+        if session.verl and _GROUP_ROWS:
             lines = [override.input_line for override in parsed]
             probe = _RepoProbe(repo)
-            translation = translate.translate_overrides(lines, probe, groups)
+            translation = translate.translate_overrides(lines, probe, _GROUP_ROWS)
             session.findings.extend(translation.findings)
             if list(translation.overrides) != lines:
                 parsed = _reparsed(parsed, translation.overrides)
@@ -138,7 +140,7 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
             _name(d.config_path) in table.TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
         )
         user = [d for d in defaults if _is_users(sources[d.config_path])]
-        if session.verl and user and _has_old_key(cfg):
+        if session.verl and user and _users_set_old_key(user, repo):
             verl_only = [d for d in defaults if d not in user]
     if verl_only is not None:
         # The installed release's own config, from the same Hydra function without the user's
@@ -211,8 +213,29 @@ def _installed_package_dirs() -> tuple:
     return tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})
 
 
-def _has_old_key(cfg) -> bool:
-    return any(not row.group and translate.node_at(cfg, row.old) is not None for row in table.ROWS)
+def _users_set_old_key(user, repo) -> bool:
+    """Whether a user's own file sets a path of the table, read in the file itself (the repository
+    has it loaded): only then can the merged config hold an old key that verl's own files lack. The
+    merged config cannot say: verl 0.8.0's own files still have many of the table's paths, and
+    composing verl's files alone to tell costs about as much as the composition itself."""
+    for default in user:
+        loaded = repo.load_config(config_path=default.config_path)
+        if loaded is None:
+            return True  # cannot tell: compose verl's files alone and look
+        package = default.package if default.package is not None else (loaded.header.get("package") or "")
+        if any(_sets(loaded.config, package, row.old) for row in table.ROWS if not row.group):
+            return True
+    return False
+
+
+def _sets(config, package: str, path: str) -> bool:
+    """Whether ``config``, a file's own config placed at ``package``, sets ``path`` (or, for a file
+    placed inside ``path``, anything)."""
+    if not package:
+        return translate.node_at(config, path) is not None
+    if path.startswith(package + "."):
+        return translate.node_at(config, path[len(package) + 1 :]) is not None
+    return (package == path or package.startswith(path + ".")) and bool(config)
 
 
 @dataclasses.dataclass(frozen=True)

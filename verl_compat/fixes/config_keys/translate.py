@@ -143,8 +143,29 @@ def stop_message(findings: Iterable[Finding]) -> str:
 
 def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:  # noqa: D103
     """The row whose path is ``key`` or a parent of it (the longest), among key rows."""
-    found = [r for r in rows if not r.group and (key == r.old or key.startswith(r.old + "."))]
-    return max(found, key=lambda r: len(r.old), default=None)
+    index = _by_old_path(rows)
+    while True:
+        row = index.get(key)
+        if row is not None:
+            return row
+        key, dot, _ = key.rpartition(".")
+        if not dot:
+            return None
+
+
+_indexes: dict = {}  # id(rows) -> (rows, {old path: key row}), for the tuples of rows callers keep
+
+
+def _by_old_path(rows: Iterable[Row]) -> dict:
+    """Key rows by old path (the table's old paths are unique): every override line of a launch asks."""
+    if not isinstance(rows, tuple):
+        return {row.old: row for row in rows if not row.group}
+    kept = _indexes.get(id(rows))
+    if kept is None or kept[0] is not rows:
+        if len(_indexes) >= 16:  # tuples made per call would pile up
+            _indexes.clear()
+        kept = _indexes[id(rows)] = (rows, {row.old: row for row in rows if not row.group})
+    return kept[1]
 
 
 def applies(row: Row, probe: Probe, rows: Iterable[Row] = ROWS, depth: int = 8) -> bool:
@@ -246,13 +267,15 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     deleted (dropped, removed, and a value already set alike at the successor), and what was done,
     per key. ``+old.key=v`` is the plain key: the successor exists.
 
-    Only the lines a row names, and those setting a successor of one, are parsed: a launch without
-    old keys costs a string scan."""
+    Only the lines a row names that the installed config calls for, and those setting a successor of
+    one, are parsed: a launch without such keys costs a string scan."""
     rows = tuple(rows)
     overrides = list(overrides)
     keys = [line.lstrip("~+").split("=", 1)[0] for line in overrides]
     groups = {row.old for row in rows if row.group}
+    # A row the installed config does not call for (its old path still there) leaves its line as is.
     hits = [row_for(key, rows) for key in keys]
+    hits = [row if row is not None and applies(row, probe, rows) else None for row in hits]
     old = {i for i, (key, row) in enumerate(zip(keys, hits)) if row is not None or key in groups}
     if not old:
         return Translation(tuple(overrides), ())

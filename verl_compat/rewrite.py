@@ -94,8 +94,9 @@ class Rule:
       new YAML entry goes only along these;
     - ``mentions``: plain strings of which every file it can concern contains one (a script or
       page without any is not parsed: that is what keeps a pre-commit check over a checkout fast);
-    - ``yaml_setting``: a regular expression matching the YAML entry that makes a document its
-      business (a YAML file where no rule's matches is not parsed);
+    - ``yaml_setting``: a regular expression (or anything with its ``search(text)``) matching the
+      YAML entry that makes a document its business (a YAML file where no rule's matches is not
+      parsed);
     - ``text_setting``: a regular expression for a setting of its own in a file that is neither a
       script, YAML nor Markdown (such a file is refused, for the user to migrate by hand);
     - ``subtrees``: dotted paths under which every key is the rule's too (a rule for renamed

@@ -120,3 +120,20 @@ def test_removed_key_and_conflicts_are_refused_naming_the_key():
         migrate.migrate(script, "shell")
     agreeing = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=True\n"
     assert migrate.migrate(agreeing, "shell") == "python3 -m verl.trainer.main_ppo critic.fsdp.param_offload=True\n"
+
+
+def test_yaml_is_parsed_only_where_an_entry_sits_at_an_old_path():
+    """The rule's YAML gate reads paths, not last parts: verl's own full config names
+    ``fsdp_config:`` (an old path's last part) under keys it still has, and parsing every copy of
+    it cost a checkout's pre-commit run a YAML parse per file."""
+    from verl_compat.fixes.config_keys.migrate_rules import OldKeysToInstalledVerl
+
+    gate = OldKeysToInstalledVerl.yaml_setting
+    generated = open(f"{VERL_CONFIG}/_generated_ppo_trainer.yaml").read()
+    assert "fsdp_config:" in generated and gate.search(generated) is None
+    assert gate.search("critic:\n  model:\n    fsdp_config:\n      param_offload: true\n")
+    assert gate.search("'critic':\n  \"model\":\n    fsdp_config: {}\n")  # quoted keys
+    assert gate.search("defaults:\n  - ppo_trainer\n  - _self_\nmodel_engine: mindspeed\n")  # a group
+    assert gate.search("actor_rollout_ref:\n  actor:\n    fsdp_config:\n      param_offload: true\n") is None
+    # what indentation cannot follow is parsed
+    assert gate.search("critic: {model: {fsdp_config: {param_offload: true}}}\nx:\n  fsdp_config: 1\n")

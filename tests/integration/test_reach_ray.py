@@ -146,9 +146,10 @@ def cluster(tmp_path_factory):
         _wait_for(cluster_python, address, root, head, root / "ray-start.log")
         yield address, launcher_python
     finally:
+        # SIGTERM, then SIGKILL: Ray's graceful shutdown of the group takes ~30 s and proves nothing here.
         os.killpg(head.pid, signal.SIGTERM)
         try:
-            head.wait(timeout=60)
+            head.wait(timeout=5)
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
             head.wait(timeout=60)

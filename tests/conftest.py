@@ -1,16 +1,95 @@
-"""Shared fixtures: the shim switched on or off around a test, and a run's working folder.
+"""Shared fixtures, and which test runs in which release environment.
 
-The suite runs once per verl release (``scripts/test.sh``), against the verl-compat installed in
-that release's environment. Expectations that differ between releases are decided by probing the
-installed verl (as the shim does), never by version strings.
+The suite runs once per test environment (``scripts/test.sh``: one per verl release, and ``omni``,
+verl 0.9.1 plus verl-omni), against the verl-compat installed there. Expectations that differ
+between releases are decided by probing the installed verl (as the shim does), never by version
+strings. Where a test runs is declared by a marker in its file, read here:
+
+- ``once``: does not depend on the installed verl; runs in the newest release of the run only;
+- ``newest``: about old setups on today's verl; runs in the newest release of the run only;
+- ``sides``: the two sides of verl #6198 (the legacy call still made, and deleted); runs in 0.7.1,
+  the last release that makes it, and in the newest release;
+- ``omni``: needs verl-omni; runs in the ``omni`` environment, where nothing else runs;
+- no marker: runs in every verl release.
+
+A test outside its environments is deselected, not skipped: the count of passed tests per
+environment is what that environment proves. ``scripts/test.sh`` says which environment this is
+(``VERL_COMPAT_TEST_ENV``) and which release is the newest of the run (``VERL_COMPAT_TEST_NEWEST``);
+run by hand, pytest takes this environment for the newest.
 """
 
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
 import warnings
 
+import pyrun
 import pytest
 
 import verl_compat
-from verl_compat import VerlCompatDeprecationWarning
+from verl_compat import VerlCompatDeprecationWarning, registry
+
+os.environ.update(pyrun.RAY_SETTINGS)  # every Ray cluster this process starts (the harness's)
+
+PLACEMENT_MARKERS = ("once", "newest", "sides", "omni")
+LAST_RELEASE_WITH_THE_LEGACY_CALL = "0.7.1"
+
+
+def this_environment() -> str:
+    """``omni`` where verl-omni is installed, else the installed verl release."""
+    named = os.environ.get("VERL_COMPAT_TEST_ENV")
+    if named:
+        return named
+    return "omni" if importlib.util.find_spec("verl_omni") else importlib.metadata.version("verl")
+
+
+def runs_here(item, environment: str, newest: str) -> bool:
+    marks = {name for name in PLACEMENT_MARKERS if item.get_closest_marker(name)}
+    if environment == "omni" or "omni" in marks:
+        return environment == "omni" and "omni" in marks
+    if marks & {"once", "newest"}:
+        return environment == newest
+    if "sides" in marks:
+        return environment in (LAST_RELEASE_WITH_THE_LEGACY_CALL, newest)
+    return True
+
+
+def pytest_collection_modifyitems(config, items):
+    environment = this_environment()
+    newest = os.environ.get("VERL_COMPAT_TEST_NEWEST") or environment
+    kept, deselected = [], []
+    for item in items:
+        (kept if runs_here(item, environment, newest) else deselected).append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+# --- fail open never hides a bug from the suite ----------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def no_swallowed_errors(request):
+    """Fail a test in which the fail-open guard swallowed an error in verl-compat's own logic that
+    the test did not declare with ``@pytest.mark.shim_errors(...)`` (by fix, ``"fix:where"``, or
+none named: any): fail-open keeps users' runs
+    going, and must never keep a bug from failing the suite. Counts this process's guard; errors in
+    Ray actors reach the suite through what the tests assert of the run."""
+    before = registry.swallowed_total()
+    yield
+    new = registry.swallowed(after=before)
+    marker = request.node.get_closest_marker("shim_errors")
+    if marker is not None:
+        expected = set(marker.args)
+        new = [error for error in new if expected and not {error.fix, f"{error.fix}:{error.where}"} & expected]
+    if new:
+        listed = "\n".join(f"  {error.fix} in {error.where}: {error.error}" for error in new)
+        pytest.fail(f"verl-compat's fail-open guard swallowed errors this test did not expect:\n{listed}")
+
+
+# --- the shim on and off ------------------------------------------------------------------------------
 
 
 @pytest.fixture

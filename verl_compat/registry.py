@@ -10,6 +10,7 @@ or does not fit the contract is skipped and reported, and the others still work.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import logging
@@ -86,19 +87,35 @@ def first_line(exc: BaseException) -> str:
 
 # --- fail open --------------------------------------------------------------------------------
 
+@dataclasses.dataclass(frozen=True)
+class Swallowed:
+    """One error of verl-compat's own logic that :func:`guard` logged (the first time) and swallowed."""
+
+    serial: int  # 1, 2, ... in the order they happened in this process
+    fix: str
+    where: str
+    error: str  # its first line (:func:`first_line`)
+
+
 _lock = threading.Lock()
-_errors: dict = {}  # (fix, where) -> count
+_errors: dict[tuple[str, str], int] = {}  # (fix, where) -> count, since the last clear_errors()
+_SWALLOWED_KEPT = 1000
+_swallowed: collections.deque[Swallowed] = collections.deque(maxlen=_SWALLOWED_KEPT)
+_swallowed_total = 0
 
 
 @contextlib.contextmanager
 def guard(fix: str, where: str):
     """Run the shim's own logic fail-open: log the first error per (fix, where), never raise."""
+    global _swallowed_total
     try:
         yield
-    except Exception:
+    except Exception as exc:
         with _lock:
             count = _errors.get((fix, where), 0)
             _errors[(fix, where)] = count + 1
+            _swallowed_total += 1
+            _swallowed.append(Swallowed(_swallowed_total, fix, where, first_line(exc)))
         if count == 0:
             logger.exception(
                 "verl-compat: fix %r failed in %s; the run continues without it there "
@@ -148,5 +165,19 @@ def errors(fix: str) -> dict:
 
 
 def clear_errors() -> None:
+    """Forget the counts :func:`errors` gives (``deactivate``); :func:`swallowed` keeps its record."""
     with _lock:
         _errors.clear()
+
+
+def swallowed_total() -> int:
+    """How many errors the guard has swallowed in this process, ever."""
+    with _lock:
+        return _swallowed_total
+
+
+def swallowed(after: int = 0) -> list[Swallowed]:
+    """The errors swallowed in this process after the ``after``-th (the last 1,000 are kept): what
+    the suite reads to fail a test in which the guard hid an error it did not expect."""
+    with _lock:
+        return [entry for entry in _swallowed if entry.serial > after]

@@ -123,6 +123,15 @@ def tiny_model_dir(path) -> Path:
     return path
 
 
+def stub_router_config(workdir) -> Path:
+    """The router plugin YAML that puts ``router_standin.StubRouter`` in front of the (absent)
+    rollout servers, in place of verl's ``GlobalRequestLoadBalancer`` actor (see that module)."""
+    path = Path(workdir) / "router.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("router_class: router_standin.StubRouter\n")
+    return path
+
+
 CONFIG_DIR = Path(verl.__file__).parent / "trainer" / "config"
 
 
@@ -149,7 +158,8 @@ def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictCon
     The defaults stay verl's (GAE with a critic, validation before training, balance_batch, ...);
     the CPU overrides make the run small: 2 actor ranks (so per-rank behaviour is visible),
     3 steps of 2 samples, checkpoints and validation at steps 2 and 3, one reward worker (verl
-    starts 8, each a ~7 s import), the stand-in dataset, agent loop manager and rollout name.
+    starts 8, each a ~7 s import), the stand-in dataset, agent loop manager, rollout name and
+    rollout router (0.9+: no verl import in its actor).
     A CPU override whose key the release does not have is left out (0.6.x has no ``reward`` group:
     its trainer scores in-process). ``overrides`` come last, so they win.
 
@@ -158,6 +168,7 @@ def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictCon
     """
     workdir = Path(workdir or tempfile.mkdtemp(prefix="verl-fit-")).resolve()
     model = tiny_model_dir(workdir / "model")
+    router = stub_router_config(workdir)
     cpu = [
         f"actor_rollout_ref.model.path={model}",
         f"critic.model.path={model}",
@@ -178,6 +189,7 @@ def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictCon
         "critic.ppo_mini_batch_size=2",
         "critic.ppo_micro_batch_size_per_gpu=1",  # the critic config raises without a micro batch size
         "reward.num_workers=1",
+        f"actor_rollout_ref.rollout.router_config_path={router}",  # 0.9+: router_standin
         "trainer.logger=[console]",
         "trainer.device=cpu",
         "trainer.nnodes=1",

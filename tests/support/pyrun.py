@@ -15,12 +15,18 @@ TIMEOUT_S = 300  # a fresh interpreter imports verl (~8 s); past this something 
 USER_SHELL = ("VERL_", "PYTHON", "RAY_")
 # The ways this process may have configured the shim: a child must not inherit them by accident.
 SHIM_SETTINGS = ("VERL_COMPAT_", "VERL_USE_EXTERNAL_")
+# Ray settings of every cluster the suite starts, in this process (tests/conftest.py) and in every
+# child, a user's shell included: no idle workers started ahead of need. Ray prestarts one per CPU
+# it is given (the harness gives 8 on 2 cores) and again for each job; most are never used, and
+# each costs its interpreter start. Nothing the tests observe depends on it.
+RAY_SETTINGS = {"RAY_enable_worker_prestart": "0", "RAY_prestart_worker_first_driver": "0"}
 
 
 def environment(env: dict | None = None, drop: tuple = ()) -> dict:
     """This process's environment without the variables whose names start with one of ``drop``,
-    then ``env`` on top (a value of None removes the variable)."""
+    plus the suite's ``RAY_SETTINGS``, then ``env`` on top (a value of None removes the variable)."""
     merged = {name: value for name, value in os.environ.items() if not name.startswith(tuple(drop))}
+    merged.update(RAY_SETTINGS)
     for name, value in (env or {}).items():
         if value is None:
             merged.pop(name, None)

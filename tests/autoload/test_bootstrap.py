@@ -14,6 +14,8 @@ import pytest
 import venvs
 from pyrun import USER_SHELL, clean_env, last_json, run_python
 
+pytestmark = pytest.mark.once
+
 BOOTSTRAP_FILES = ("verl_compat_autoload.pth", "verl_compat_autoload.py", "verl_compat_autoload.start")
 WRAPPED = ("RayPPOTrainer.__init__", "RayPPOTrainer._stop_profiling", "main_ppo.run_ppo")
 ACTIVATED_BEFORE_VERL = {"loaded": True, "before_verl": True, "active": True, "wrapped": list(WRAPPED)}

@@ -8,41 +8,14 @@ whose demo output also shows the README's quickstart warning (verl 0.9.1).
 """
 
 import importlib.metadata
-import importlib.util
 import re
 import sys
-from pathlib import Path
 
 import pytest
+from doc_blocks import comparable, documented, update_docs
+from paths import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
 RELEASE = importlib.metadata.version("verl")
-
-
-def _load_update_docs():
-    spec = importlib.util.spec_from_file_location("update_docs", ROOT / "scripts" / "update_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-update_docs = _load_update_docs()
-PYTHON_VERSION = re.compile(r"(?m)^(  python  )\d+\.\d+\.\d+")
-
-
-def documented(name: str) -> str:
-    """The body of block ``name``, from the one file that holds it."""
-    found = [
-        update_docs.blocks_in((ROOT / file).read_text(encoding="utf-8")).get(name) for file in update_docs.FILES
-    ]
-    (body,) = [body for body in found if body is not None]
-    return body
-
-
-def comparable(text: str) -> str:
-    """The Python patch release differs between machines that build the same environments."""
-    return PYTHON_VERSION.sub(r"\g<1>3.x", text)
 
 
 def in_release(names) -> list:
@@ -62,7 +35,7 @@ def in_release(names) -> list:
 def test_every_block_is_known_filled_and_unique():
     seen = []
     for file in update_docs.FILES:
-        text = (ROOT / file).read_text(encoding="utf-8")
+        text = (REPO / file).read_text(encoding="utf-8")
         assert text.count("<!-- generated: ") == text.count("<!-- end -->"), file
         for name, body in update_docs.blocks_in(text).items():
             assert name in update_docs.BLOCKS, f"{file}: unknown block {name}"
@@ -110,11 +83,11 @@ def test_no_reference_to_documents_outside_the_repository():
     """Docs and comments state the fact, or cite verl's source by release and path."""
     offending = []
     for entry in SCANNED:
-        for path in [ROOT / entry] if (ROOT / entry).is_file() else sorted((ROOT / entry).rglob("*")):
-            relative = path.relative_to(ROOT).as_posix()
+        for path in [REPO / entry] if (REPO / entry).is_file() else sorted((REPO / entry).rglob("*")):
+            relative = path.relative_to(REPO).as_posix()
             if path.suffix not in {".md", ".py", ".sh", ".txt", ".yaml"}:
                 continue
-            if relative == "tests/unit/test_docs.py":
+            if relative == "tests/docs/test_docs.py":
                 continue  # the pattern itself
             # "replace": test data may hold bytes that are not UTF-8 on purpose (migrate keeps them).
             for number, line in enumerate(path.read_bytes().decode("utf-8", "replace").splitlines(), 1):

@@ -214,6 +214,7 @@ def test_a_submitted_jobs_own_py_modules_are_not_overridden(ray_init, monkeypatc
     assert (ENV in ray_init[0]["runtime_env"]["env_vars"]) is injected
 
 
+@pytest.mark.shim_errors("propagation:before run_ppo")
 def test_a_shim_error_never_stops_run_ppo(ray_init, monkeypatch):
     def broken(name):
         raise RuntimeError("a bug in verl-compat")

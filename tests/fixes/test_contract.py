@@ -10,12 +10,13 @@ import sys
 
 import pytest
 import wrapt
+import paths
 from pyrun import run_python
 
 import verl_compat
 from verl_compat import patching, probes, registry, trainers, wrapping
 
-SUPPORT = os.path.join(os.path.dirname(__file__), os.pardir, "support")
+SUPPORT = str(paths.SUPPORT)
 THROWAWAY = "throwaway_fix"
 FIXES = [*registry.FIX_MODULES, THROWAWAY]
 
@@ -243,6 +244,7 @@ def test_doctor_reports_the_fix(fix):
     assert any(line.strip().startswith(fix.NAME) for line in text.splitlines())
 
 
+@pytest.mark.shim_errors("throwaway:_start_profiling")
 def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkeypatch, caplog):
     """Registered with one line, it is reached in verl's real fit(): its own patch on a verl method,
     the core's per-trainer hooks, and the core's fail-open guard for its wrapper."""
@@ -320,6 +322,7 @@ def test_a_module_that_does_not_fit_the_contract_is_skipped(with_throwaway, monk
     assert "verl.trainer.ppo.ray_trainer:RayPPOTrainer._start_profiling" in status["throwaway"]["patched"]
 
 
+@pytest.mark.shim_errors("throwaway:state")
 def test_a_failing_state_leaves_status_and_doctor_answering(with_throwaway, monkeypatch):
     from verl_compat import doctor
 
@@ -333,6 +336,7 @@ def test_a_failing_state_leaves_status_and_doctor_answering(with_throwaway, monk
     assert doctor.collect(None)["status"]["fixes"]["throwaway"]["errors"] == {"state": 2}
 
 
+@pytest.mark.shim_errors("throwaway:describe")
 def test_a_failing_describe_is_reported_and_the_other_fixes_describe(with_throwaway, monkeypatch):
     from verl_compat import doctor
 
@@ -359,6 +363,7 @@ def test_a_new_fix_gets_its_doctor_sections(with_throwaway):
     assert "throwaway counts RayPPOTrainer's steps" in text
 
 
+@pytest.mark.shim_errors("throwaway:reset")
 def test_a_failing_reset_never_stops_deactivate_halfway(with_throwaway, monkeypatch):
     from verl_compat import deprecation
 

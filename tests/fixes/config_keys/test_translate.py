@@ -11,6 +11,8 @@ from omegaconf import OmegaConf
 from verl_compat.fixes.config_keys import translate
 from verl_compat.fixes.config_keys.table import Row
 
+pytestmark = pytest.mark.once
+
 ROWS = (
     Row("critic.model.fsdp_config", "renamed", "critic.fsdp", "0.8.0", "verl#1"),
     Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", "verl#2"),

@@ -21,6 +21,8 @@ from pyrun import run_argv
 from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
+pytestmark = pytest.mark.newest
+
 VERL_CONFIG = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
 RENAMED = "critic.model.fsdp_config.param_offload"
 DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"

@@ -4,8 +4,11 @@ legacy ``actor_rollout_ref.actor.profiler.tool=torch_memory``, composed through 
 release. The run completes, the actor writes its snapshot every step, and each old key is warned
 about once."""
 
+import pytest
 from expectations import LEGACY, STEPS, assert_one_dump_per_rank_per_step
 from harness import compose_config, run_fit
+
+pytestmark = pytest.mark.newest
 
 OLD_KEYS = [
     "actor_rollout_ref.profiler.all_ranks=True",  # 0.5-era profiler keys

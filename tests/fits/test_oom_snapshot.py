@@ -23,6 +23,8 @@ import verl_compat
 from verl_compat import probes
 from verl_compat.fixes import oom_snapshot
 
+pytestmark = pytest.mark.sides
+
 LEGACY = "actor_rollout_ref.actor.profiler.tool=torch_memory"
 ONE_STEP = ["trainer.total_training_steps=1", "trainer.val_before_train=False", "trainer.test_freq=-1",
             "trainer.save_freq=-1"]
@@ -139,6 +141,7 @@ def test_at_most_one_observer_per_process(shim, recording, tmp_path):
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.shim_errors("oom_snapshot:dumping the OOM snapshot")
 def test_failed_dump_is_logged_once_and_swallowed(shim, tmp_path, caplog):
     import oom_standins
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from expectations import LEGACY, assert_one_dump_per_rank_per_step
 from harness import compose_config
+from paths import SUPPORT
 from pyrun import SHIM_SETTINGS, run_argv
 
 import verl_compat
@@ -162,7 +163,6 @@ def test_one_step_off_trainer(active, tmp_path, shim_warnings):
 
 LAUNCHER = Path(__file__).with_name("fully_async_launcher.py")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Ray colours the prefixes of the workers' lines
-SUPPORT = Path(__file__).parents[1] / "support"
 
 
 @pytest.mark.skipif(

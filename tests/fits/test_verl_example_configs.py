@@ -4,10 +4,13 @@ and no ``global_profiler.steps``. The actor inherits the tool, so verl >= 0.8 wr
 verl <= 0.7.x makes the legacy call (a crash on engine workers); verl-compat serves it as case 1 and
 names the key the user actually wrote."""
 
+import pytest
 from expectations import STEPS, assert_one_dump_per_rank_per_step
 from harness import TRAINER_CALLS_DUMP_MEMORY_SNAPSHOT, compose_config, run_fit
 
 from verl_compat.fixes import torch_memory
+
+pytestmark = pytest.mark.sides
 
 # The example's profiler overrides (its save_path is the harness's own <workdir>/prof).
 EXAMPLE = [

@@ -8,20 +8,24 @@ step-end profiling runs (``omni_trainers.OmniTrainerProbe``; its ``fit()`` needs
 - Propagation: the launcher has verl-compat through ``PYTHONPATH`` only and ``import verl_compat``
   first, against a ``ray start`` cluster whose environment has neither verl-compat nor wrapt
   (``test_reach_ray``'s cluster): the wrapped ``run_diffusion`` ships them.
-Runs in the omni environment only (``scripts/test.sh``).
+
 """
 
 import sys
-from pathlib import Path
 
 import pytest
+from launches import launch, ray_start_cluster
+from omni_trainers import one_pair_per_step
+from paths import REPO, SUPPORT
 
-pytest.importorskip("verl_omni", reason="verl-omni is installed in the omni test environment only")
+pytestmark = pytest.mark.omni
+OMNI_LAUNCHER = SUPPORT / "omni_launcher.py"
 
-from omni_trainers import one_pair_per_step  # noqa: E402
-from test_reach_ray import REPO, cluster, launch  # noqa: E402, F401  (cluster: a fixture)
 
-OMNI_LAUNCHER = Path(__file__).resolve().parents[1] / "support" / "omni_launcher.py"
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with ray_start_cluster(tmp_path_factory.mktemp("cluster")) as started:
+        yield started
 
 
 def assert_driven(report):

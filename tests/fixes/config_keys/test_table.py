@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
+from paths import DOCS
 
 from verl_compat.fixes.config_keys.table import KINDS, ROWS, Row
 
@@ -162,7 +163,7 @@ def test_docs_state_the_table_size():
         f"{kinds['removed']} removed"
     )
     inert = f"{sum(bool(row.inert) for row in ROWS)} removed or moved rows name inert values"
-    page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "config_keys.md").read_text().split())
+    page = " ".join((DOCS / "config_keys.md").read_text().split())
     assert size in page and inert in page
 
 

@@ -1,6 +1,5 @@
 """The torch_memory fix in verl-omni 0.2.0's trainers (verl's diffusion trainer moved there, and the
-legacy call with it was deleted: the legacy key alone dumps nothing). Runs in the omni environment
-only (``scripts/test.sh``).
+legacy call with it was deleted: the legacy key alone dumps nothing).
 
 Per family, what runs for real (``omni_trainers``): verl-omni's own config, the trainer's own
 ``__init__``, and its own ``_start_profiling``/``_stop_profiling`` called per step as its ``fit()``
@@ -14,16 +13,15 @@ in 0.2.0, so there is nothing there to drive; it is not imported here (it import
 
 import logging
 
+import omni_trainers
 import pytest
+from omni_trainers import FAMILIES, LEGACY
+from pyrun import last_json, run_python
 
-pytest.importorskip("verl_omni", reason="verl-omni is installed in the omni test environment only")
+import verl_compat
+from verl_compat.fixes import torch_memory
 
-import omni_trainers  # noqa: E402
-from omni_trainers import FAMILIES, LEGACY  # noqa: E402
-from pyrun import last_json, run_python  # noqa: E402
-
-import verl_compat  # noqa: E402
-from verl_compat.fixes import torch_memory  # noqa: E402
+pytestmark = pytest.mark.omni
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -3,8 +3,7 @@ checkout pass ``twine check``, carry the licence, the metadata and a README whos
 GitHub; the wheel alone, in a fresh environment without verl, gives ``verl-compat --version`` and
 the doctor output docs/doctor.md shows.
 
-None of this depends on verl, so it runs in one release environment only: the newest release the
-suite has requirements for (``tests/requirements/verl-*.txt``); the others skip, naming it.
+None of this depends on verl: it runs in one environment of a run (``once``).
 """
 
 import email.parser
@@ -16,19 +15,10 @@ from pathlib import Path
 
 import pytest
 from pyrun import run, run_argv
-from test_docs import ROOT, comparable, documented, update_docs
+from doc_blocks import comparable, documented, update_docs
+from paths import REPO
 
-RELEASES = sorted(
-    (
-        path.stem.removeprefix("verl-")
-        for path in (ROOT / "tests" / "requirements").glob("verl-*.txt")
-        if re.fullmatch(r"verl-\d+(\.\d+)*", path.stem)  # not verl-omni.txt: verl 0.9.1 + verl-omni
-    ),
-    key=lambda release: tuple(map(int, release.split("."))),
-)
-pytestmark = pytest.mark.skipif(
-    importlib.metadata.version("verl") != RELEASES[-1], reason=f"release-independent: runs with verl {RELEASES[-1]}"
-)
+pytestmark = pytest.mark.once
 PROJECT = "https://github.com/verl-compat/verl-compat"
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 TIMEOUT_S = 300
@@ -56,7 +46,7 @@ def test_twine_check_passes(dists):
 
 def test_licence_ships_in_sdist_and_wheel(dists):
     sdist, wheel = dists
-    licence = (ROOT / "LICENSE").read_text()
+    licence = (REPO / "LICENSE").read_text()
     assert "Apache License\n                           Version 2.0, January 2004" in licence
     assert "END OF TERMS AND CONDITIONS" in licence
     with tarfile.open(sdist) as archive:
@@ -77,13 +67,13 @@ def test_metadata_for_pypi(dists):
     assert all(url.startswith(PROJECT) for url in urls.values()), urls
     assert "verl" in metadata["Keywords"].split(",")
     assert metadata["Description-Content-Type"] == "text/markdown"
-    assert metadata.get_payload().strip() == (ROOT / "README.md").read_text().strip()
+    assert metadata.get_payload().strip() == (REPO / "README.md").read_text().strip()
 
 
 def test_readme_links_work_off_github():
     """PyPI shows the README without the repository around it: every link is absolute, and those
     into this repository name files it has."""
-    readme = (ROOT / "README.md").read_text()
+    readme = (REPO / "README.md").read_text()
     links = LINK.findall(readme)
     assert links
     relative = [link for link in links if not link.startswith("https://")]
@@ -91,7 +81,7 @@ def test_readme_links_work_off_github():
     for link in links:
         if link.startswith(f"{PROJECT}/blob/main/") or link.startswith(f"{PROJECT}/tree/main/"):
             path = link.split("/main/", 1)[1].split("#", 1)[0]
-            assert (ROOT / path).exists(), link
+            assert (REPO / path).exists(), link
     install = readme.index("pip install verl-compat")
     assert install < readme.index("scripts/demo.sh") < readme.index("## Use"), "the pip quickstart comes first"
     assert "scripts/test.sh" in readme[: readme.index("## Use")]

@@ -7,8 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from paths import PACKAGE_SOURCE
 
-PACKAGE = Path(__file__).resolve().parents[2] / "verl_compat"
+pytestmark = pytest.mark.once
+
+PACKAGE = PACKAGE_SOURCE
 TOOLS = ("verl_compat.cli", "verl_compat.__main__", "verl_compat.doctor", "verl_compat.migrate", "verl_compat.view")
 FIXES = ("verl_compat.fixes", "verl_compat.propagation")
 

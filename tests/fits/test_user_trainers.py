@@ -24,6 +24,8 @@ from harness import compose_config, run_fit
 
 import verl_compat
 
+pytestmark = pytest.mark.sides
+
 ALL_STEPS = list(range(1, STEPS + 1))
 
 

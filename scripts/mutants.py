@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Does the suite still catch the bugs it exists to catch? Each mutant breaks one promise of
+verl-compat in the copy installed in a test environment, runs the tests that should notice, and
+expects them to fail; the file is put back byte for byte (and its time, so its bytecode stays valid).
+
+    scripts/mutants.py                 # every mutant, in the environment each names
+    scripts/mutants.py finish-hook     # one by name
+
+Run it after a change to the tests' structure (shared fits, moved tests, markers): a mutant that
+survives is a promise no test checks any more. Exit status 1 when one survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    name: str
+    module: str  # the file, relative to the installed verl_compat package
+    old: str  # the text the mutant replaces (exactly once)
+    new: str
+    tests: tuple[str, ...]  # pytest node ids or paths, with -k expressions after "-k"
+    environment: str = "0.9.1"
+
+
+MUTANTS = (
+    Mutant(
+        "finish-hook-every-step",
+        "fixes/torch_memory/runtime.py",
+        'stop = {"run_command": is_last} if takes_run_command else {}',
+        'stop = {"run_command": True} if takes_run_command else {}',
+        ("tests/fits/test_torch_memory.py", "-k", "test_legacy_key_engine_workers"),
+    ),
+    Mutant(
+        "neutralisation-removed",
+        "fixes/torch_memory/runtime.py",
+        "    for worker_group in _worker_groups(trainer):\n        with _neutralised_lock:",
+        "    for worker_group in ():\n        with _neutralised_lock:",
+        ("tests/fits/test_user_trainers.py", "-k", "harmless and in_fit"),
+    ),
+    Mutant(
+        "config-keys-chain-not-followed",
+        "fixes/config_keys/translate.py",
+        "    for _ in range(len(rows)):\n        if probe.has_key(new_key):",
+        "    for _ in range(0):\n        if probe.has_key(new_key):",
+        ("tests/fixes/config_keys/test_translate.py",),
+    ),
+    Mutant(
+        "dropped-key-without-warning",
+        "fixes/config_keys/compose.py",
+        "        if finding not in stops:\n",
+        '        if finding not in stops and finding.row.kind != "dropped":\n',
+        ("tests/fixes/config_keys/test_compose.py", "tests/fits/test_config_keys.py"),
+    ),
+)
+
+
+def installed_package(environment: str) -> Path:
+    python = REPO / ".venvs" / f"verl-{environment}" / "bin" / "python"
+    code = "import pathlib, verl_compat; print(pathlib.Path(verl_compat.__file__).parent)"
+    return Path(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.strip())
+
+
+def run(mutant: Mutant) -> bool:
+    """True when the tests fail with the mutant in place (the mutant is killed)."""
+    path = installed_package(mutant.environment) / mutant.module
+    original, times = path.read_bytes(), os.stat(path)
+    text = original.decode()
+    if text.count(mutant.old) != 1:
+        raise SystemExit(f"{mutant.name}: the text to replace is not in {path} exactly once; update the mutant")
+    path.write_text(text.replace(mutant.old, mutant.new))
+    try:
+        env = dict(os.environ, VERL_COMPAT_TEST_ENV=mutant.environment, VERL_COMPAT_TEST_NEWEST=mutant.environment)
+        pytest = REPO / ".venvs" / f"verl-{mutant.environment}" / "bin" / "pytest"
+        result = subprocess.run([pytest, "-q", "-x", "-p", "no:warnings", *mutant.tests], cwd=REPO, env=env,
+                                capture_output=True, text=True)
+    finally:
+        path.write_bytes(original)
+        os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+    summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
+    killed = result.returncode == 1  # tests failed (2-5: usage or collection errors prove nothing)
+    print(f"{'killed  ' if killed else 'SURVIVED'} {mutant.name}: {summary}")
+    return killed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if not args.names or m.name in args.names]
+    return 0 if all([run(mutant) for mutant in chosen]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -387,21 +387,28 @@ def test_console_script_and_module_entry_point(tmp_path):
         assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n1 to migrate, 0 unchanged, 0 refused\n")
 
 
-def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
-    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback, once a
-    file needs it (a file with nothing to migrate needs neither ruamel.yaml nor Hydra)."""
-    (tmp_path / "x.yaml").write_text("global_profiler:\n  tool: torch_memory\n")
-    block = textwrap.dedent("""\
+@pytest.mark.parametrize(
+    "package, name, text",
+    [
+        ("ruamel", "x.yaml", "global_profiler:\n  tool: torch_memory\n"),
+        ("tree_sitter_bash", "x.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n"),
+    ],
+)
+def test_missing_dependency_is_one_line_and_exit_2(tmp_path, package, name, text):
+    """ruamel.yaml and tree-sitter-bash are the optional extra: without one, a pointer to the extra,
+    not a traceback, once a file needs it (a file with nothing to migrate needs none of them)."""
+    (tmp_path / name).write_text(text)
+    block = textwrap.dedent(f"""\
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] == "ruamel":
-                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+                if name.split(".")[0] == {package!r}:
+                    raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         sys.meta_path.insert(0, Block())
         from verl_compat import cli
         sys.exit(cli.main(["migrate", "--check", sys.argv[1]]))
         """)
-    done = run_python(block, tmp_path / "x.yaml", cwd=tmp_path, check=False)
+    done = run_python(block, tmp_path / name, cwd=tmp_path, check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
 
@@ -496,12 +503,23 @@ def test_a_shift_is_not_a_here_document(tmp_path):
     assert "global_profiler.steps=[1,2]" in script.read_text()
 
 
-def test_tool_from_a_shell_variable_the_file_sets_is_refused(tmp_path, capsys):
-    path = shutil.copy(DATA / "refused" / "tool_from_variable.sh", tmp_path)
+REFUSED = sorted(path.name for path in (DATA / "refused").iterdir())
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_a_launch_migrate_cannot_read_with_certainty_is_refused_naming_the_line(tmp_path, capsys, name):
+    """Each script under refused/ ends with ``# expected: LINES: REASON``: exit 2, those lines
+    named, the file left as it was; never a clean exit with the launch left unmigrated."""
+    path = Path(shutil.copy(DATA / "refused" / name, tmp_path))
+    before = path.read_bytes()
+    lines, reason = path.read_text().rsplit("# expected: ", 1)[1].strip().split(": ", 1)
 
     assert run_migrate("--check", path) == 2
+    assert run_migrate(path) == 2
+    assert path.read_bytes() == before
     refusal = capsys.readouterr().err.splitlines()[0]
-    assert refusal.startswith(f"{path}:3, {path}:5: actor_rollout_ref.actor.profiler.tool is a shell variable")
+    where = ", ".join(f"{path}:{line}" for line in lines.split(", "))
+    assert refusal.startswith(f"{where}: ") and reason in refusal, refusal
 
 
 def test_a_legacy_key_in_a_here_document_that_is_not_only_printed_is_refused(tmp_path, capsys):
@@ -628,14 +646,28 @@ def test_a_fix_whose_rules_cannot_load_stops_migrate_with_one_line(tmp_path, cap
     )
 
 
-def test_a_file_with_nothing_to_migrate_imports_neither_hydra_nor_ruamel(tmp_path):
-    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers load only once a
-    file mentions a rule's setting."""
+def test_a_file_with_nothing_to_migrate_imports_none_of_the_parsers(tmp_path):
+    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers (Hydra's, ruamel.yaml,
+    bash's grammar) load only once a file mentions a rule's setting; ``import verl_compat`` loads none."""
     script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo global_profiler.tool=nsys\n")
     block = textwrap.dedent("""\
         import sys
+        import verl_compat
+        parsers = {"hydra", "ruamel", "omegaconf", "tree_sitter", "tree_sitter_bash"}
+        imported = sorted({name.split(".")[0] for name in sys.modules} & parsers)
         from verl_compat import cli
         status = cli.main(["migrate", "--check", sys.argv[1]])
-        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"hydra", "ruamel", "omegaconf"}))
+        print(imported, status, sorted({name.split(".")[0] for name in sys.modules} & parsers))
         """)
-    assert run_python(block, script, cwd=tmp_path).stdout == "0 []\n"
+    assert run_python(block, script, cwd=tmp_path).stdout == "[] 0 []\n"
+
+
+def test_a_script_is_read_with_bash_grammar_only_once_it_needs_reading(tmp_path):
+    script = write(tmp_path, "run.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    block = textwrap.dedent("""\
+        import sys
+        from verl_compat import cli
+        status = cli.main(["migrate", "--check", "--steps", "1", sys.argv[1]])
+        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"tree_sitter", "tree_sitter_bash"}))
+        """)
+    assert run_python(block, script, cwd=tmp_path).stdout == "1 ['tree_sitter', 'tree_sitter_bash']\n"

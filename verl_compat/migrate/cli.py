@@ -18,7 +18,8 @@ without verl-compat. The rules come from verl-compat's fixes:
 
 Reads shell scripts (.sh, .bash or a shell shebang), YAML configs (.yaml, .yml) and the fenced
 shell blocks of Markdown pages (.md). A file is refused, named with the lines to look at and left
-as it was, when migrating it would mean guessing (for example no step count: pass --steps).
+as it was, when migrating it would mean guessing (for example no step count: pass --steps) or its
+launch cannot be read with certainty.
 A configuration with a `# verl-compat: ignore` comment on one of its lines, or right above
 one, is left as it is."""
 
@@ -26,8 +27,8 @@ EPILOG = """\
 exit status:
   0  nothing left to migrate (or everything migrated)
   1  --check: at least one file would change
-  2  a file was refused or could not be read, ruamel.yaml / hydra-core is missing,
-     or a fix's rules cannot be loaded
+  2  a file was refused or could not be read, ruamel.yaml / hydra-core / tree-sitter-bash
+     is missing, or a fix's rules cannot be loaded
 
 examples:
   verl-compat migrate run_grpo.sh config/overlay.yaml    rewrite in place
@@ -37,7 +38,10 @@ examples:
 
 Each run ends with one line on stderr: N migrated, M unchanged, K refused."""
 
-_MISSING = "verl-compat migrate needs ruamel.yaml and hydra-core ({}): pip install 'verl-compat[migrate]'"
+_MISSING = (
+    "verl-compat migrate needs ruamel.yaml, hydra-core and tree-sitter-bash ({}): pip install 'verl-compat[migrate]'"
+)
+_PARSERS = ("hydra", "ruamel", "tree_sitter", "tree_sitter_bash")
 
 
 def _rule_list() -> str:
@@ -105,8 +109,8 @@ def run(args) -> int:
             print(f"{path}: cannot read: {' '.join(str(error).split())}; not migrated", file=sys.stderr)
             status, counts["refused"] = 2, counts["refused"] + 1
             continue
-        except ImportError as error:  # Hydra or ruamel.yaml, imported only once a file needs them
-            if (error.name or "").split(".")[0] not in ("hydra", "ruamel"):
+        except ImportError as error:  # the parsers, imported only once a file needs them
+            if (error.name or "").split(".")[0] not in _PARSERS:
                 raise
             print(_MISSING.format(error), file=sys.stderr)
             return 2

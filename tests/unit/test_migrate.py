@@ -262,6 +262,37 @@ REFUSALS = {
         [4],
         "block-style",
     ),
+    "YAML merge key where migrate reads keys": (
+        "overlay.yaml",
+        """\
+        memory: &memory
+          tool: torch_memory
+        actor_rollout_ref:
+          actor:
+            profiler:
+              <<: *memory
+        trainer:
+          total_training_steps: 2
+        """,
+        [6],
+        "a merge key (<<) in actor_rollout_ref.actor.profiler",
+    ),
+    "YAML alias as a value migrate reads": (
+        # Editing the value in place would edit the anchor, another key's value.
+        "overlay.yaml",
+        """\
+        tools:
+          memory: &memory torch_memory
+        actor_rollout_ref:
+          actor:
+            profiler:
+              tool: *memory
+        trainer:
+          total_training_steps: 2
+        """,
+        [6],
+        "takes its value from an alias",
+    ),
 }
 
 
@@ -278,6 +309,49 @@ def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
     assert refusal.startswith(", ".join(f"{path}:{line}" for line in lines) + ": "), message
     assert reason in refusal and refusal.endswith("; not migrated")
     assert summary == "0 migrated, 0 unchanged, 1 refused"
+
+
+def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, capsys):
+    """``verl-compat migrate --check DIR``: shell scripts (by suffix, or a shell shebang without
+    one), YAML and Markdown files, hidden directories (``.git``) left out."""
+    legacy = f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
+    for name in ("a/run.sh", "a/b/launch", "c/overlay.yaml", "d/README.md", ".git/hooks/x.sh"):
+        write(tmp_path, name, "#!/bin/bash\n" + legacy if name == "a/b/launch" else legacy)
+    write(tmp_path, "e/notes.txt", legacy)
+    write(tmp_path, "e/tool.py", f"ARGS = ['{LEGACY_LINE}']\n")
+    (tmp_path / "d" / "README.md").write_text(f"```bash\n{legacy}```\n")
+    (tmp_path / "c" / "overlay.yaml").write_text("trainer:\n  total_epochs: 1\n")
+
+    assert run_migrate("--check", tmp_path) == 1
+    err = capsys.readouterr().err
+    assert sorted(line.split(str(tmp_path))[1] for line in err.splitlines()[:-1]) == [
+        "/a/b/launch",
+        "/a/run.sh",
+        "/d/README.md",
+    ]
+    assert err.endswith("3 to migrate, 1 unchanged, 0 refused\n")
+
+
+def test_yaml_read_by_libyaml_and_by_ruamel_alone_gives_the_same_result(monkeypatch):
+    """libyaml composes the documents (fast); where it is missing or cannot take a file, ruamel.yaml
+    does: both read every YAML fixture to the same result."""
+    from verl_compat.migrate import yaml_config
+
+    names = [name for name in GOLDEN_INPUTS if name.endswith((".yaml", ".yml"))]
+    refused = [textwrap.dedent(text) for name, text, _, _ in REFUSALS.values() if name.endswith(".yaml")]
+    inputs = [(DATA / name).read_text() for name in names] + refused
+    outcomes = [_outcome(text) for text in inputs]
+    monkeypatch.setattr(yaml_config, "_compose_in_c", lambda text: None)
+    assert [_outcome(text) for text in inputs] == outcomes
+    assert outcomes[: len(names)] == [golden_output(name).read_text() for name in names]
+    assert all(outcome.startswith("refused") for outcome in outcomes[len(names) :])
+
+
+def _outcome(text: str) -> str:
+    try:
+        return migrate.migrate(text, "yaml")
+    except migrate.Refused as refusal:
+        return f"refused {refusal.lines} {refusal.message}"
 
 
 def test_refused_and_unreadable_files_do_not_stop_the_others(tmp_path, capsys):

@@ -11,6 +11,7 @@ the command is laid out so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from ..rewrite import Delete, Refusal, Rename
@@ -167,12 +168,30 @@ def _refuse_here_documents(text: str, script: shell_syntax.Script) -> None:
             raise Refusal([line], f"{_HERE} in a here-document: migrate it by hand")
 
 
-def _read(parser, word, exception) -> tuple[_Override | None, bool]:
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str):
+    """Hydra's override for ``text``, or None where Hydra cannot parse it. Hydra's parser costs about
+    a millisecond a word, and the words of a tree's launch scripts repeat: each is parsed once."""
+    from hydra.errors import HydraException
+
+    try:
+        return _hydra_parser().parse_override(text)
+    except HydraException:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _hydra_parser():
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    return OverridesParser.create()
+
+
+def _read(word) -> tuple[_Override | None, bool]:
     """The override ``word`` gives a key some rule reads (else None), and whether Hydra could read
     ``word`` at all. ``key=$(…)`` and other values only the shell can make are read as unknown."""
-    try:
-        override = parser.parse_override(word.text)
-    except exception:  # not an override: a command, a flag, a shell variable, or ``key=$(…)``
+    override = _parse(word.text)
+    if override is None:  # not an override: a command, a flag, a shell variable, or ``key=$(…)``
         keyed = _KEYED.fullmatch(word.text)
         if keyed and planning.reads(keyed.group(1)):
             return _Override(keyed.group(1), keyed.group(2), False), True
@@ -184,22 +203,24 @@ def _read(parser, word, exception) -> tuple[_Override | None, bool]:
     return _Override(override.key_or_group, value, known), True
 
 
+def _key_of(text: str) -> str:
+    """The key a word would set as an override (``+key@package=value``: ``key``)."""
+    return text.partition("=")[0].lstrip("+~").partition("@")[0]
+
+
 _BROKEN_CONTINUATION = re.compile(r"\\[ \t]+\n[ \t]*\Z")
 
 
 def _overrides(text: str, script: shell_syntax.Script) -> list:
     """``(word, override)`` for each word that sets a key some rule reads; raises :class:`Refusal`
     where a rule's setting is in a form migrate cannot read, or in text fed to a program."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-    from hydra.errors import HydraException
-
-    needles, parser, overrides = planning.needles(), OverridesParser.create(), []
+    overrides = []
     for word in script.words:
         if word.printed == "shown":
             continue
         setting = _sets(word.text)
-        if not setting and not any(needle in word.text for needle in needles):
-            continue  # Hydra's parser costs milliseconds a word; a launch script has dozens
+        if not setting and not planning.reads(_key_of(word.text)):
+            continue  # neither a rule's key nor its setting: Hydra need not read it
         line = line_of(text, word.start)
         marked = planning.ignored(script.ignored_lines, [line])
         if word.printed == "fed":
@@ -207,7 +228,7 @@ def _overrides(text: str, script: shell_syntax.Script) -> list:
                 where = "text given to a program (a file, a pipe, a command substitution, a here-string)"
                 raise Refusal([line], f"{_HERE} in {where}: migrate it by hand")
             continue
-        override, readable = _read(parser, word, HydraException)
+        override, readable = _read(word)
         if not readable and setting and not marked:
             raise Refusal([line], f"{_HERE} in a form migrate cannot read: migrate it by hand")
         if override is None:
@@ -218,7 +239,8 @@ def _overrides(text: str, script: shell_syntax.Script) -> list:
                 f"the \\ that ends the line above is followed by a blank, so bash runs {override.key} as a "
                 "command of its own and the launch never receives it: remove the blank",
             )
-        if not override.known and setting and not marked:
+        if not override.known and setting and not marked and not _sets(f"{override.key}=$_"):
+            # The literal part of the value is what makes it a rule's setting (``tool=torch_memory$X``).
             raise Refusal([line], f"{override.key}: the shell builds this value; write it literally or migrate by hand")
         overrides.append((word, override))
     return overrides

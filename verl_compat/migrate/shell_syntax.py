@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
 from . import planning
 from .text import line_end, line_of
@@ -369,6 +370,7 @@ def _char_offsets(text: str) -> list[int]:
     return offsets
 
 
+_QUOTING = re.compile(r"[\\'\"$`]")  # a word without any of these is its own text
 _ANSI_C = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
@@ -378,7 +380,12 @@ def _unquote(raw: str) -> tuple[str, bool]:
     '…' literally, "…" and $"…" with their four escapes, $'…' with C escapes, \\x outside quotes."""
     out, expanded, i, n = [], False, 0, len(raw)
     while i < n:
-        char = raw[i]
+        special = _QUOTING.search(raw, i)
+        if special is None:
+            out.append(raw[i:])
+            break
+        out.append(raw[i : special.start()])
+        i, char = special.start(), special.group()
         if char == "\\":
             out.append(raw[i + 1 : i + 2].replace("\n", ""))
             i += 2
@@ -391,21 +398,39 @@ def _unquote(raw: str) -> tuple[str, bool]:
             text, i = _ansi_c(raw, i + 2)
             out.append(text)
         elif char == '"' or raw.startswith('$"', i):
-            i += 1 if char == '"' else 2
-            while i < n and raw[i] != '"':
-                if raw[i] == "\\" and raw[i + 1 : i + 2] in ('"', "\\", "$", "`", "\n"):
-                    out.append(raw[i + 1].replace("\n", ""))
-                    i += 2
-                else:
-                    expanded |= raw[i] in "$`"
-                    out.append(raw[i])
-                    i += 1
+            text, quoted_expansion, i = _double_quoted(raw, i + (1 if char == '"' else 2))
+            out.append(text)
+            expanded |= quoted_expansion
+        else:  # $ or `
+            expanded = True
+            out.append(char)
             i += 1
+    return "".join(out), expanded
+
+
+_DOUBLE_QUOTED = re.compile(r'["\\$`]')
+
+
+def _double_quoted(raw: str, i: int) -> tuple[str, bool, int]:
+    """The text of a "…" string whose body starts at ``i``, whether it expands, and where it ends."""
+    out, expanded, n = [], False, len(raw)
+    while i < n:
+        special = _DOUBLE_QUOTED.search(raw, i)
+        if special is None:
+            out.append(raw[i:])
+            return "".join(out), expanded, n
+        out.append(raw[i : special.start()])
+        i, char = special.start(), special.group()
+        if char == '"':
+            return "".join(out), expanded, i + 1
+        if char == "\\" and raw[i + 1 : i + 2] in ('"', "\\", "$", "`", "\n"):
+            out.append(raw[i + 1].replace("\n", ""))
+            i += 2
         else:
             expanded |= char in "$`"
             out.append(char)
             i += 1
-    return "".join(out), expanded
+    return "".join(out), expanded, n
 
 
 def _ansi_c(raw: str, i: int) -> tuple[str, int]:

@@ -312,11 +312,11 @@ def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
 
 
 def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, capsys):
-    """``verl-compat migrate --check DIR``: shell scripts (by suffix, or a shell shebang without
-    one), YAML and Markdown files, hidden directories (``.git``) left out."""
+    """``verl-compat migrate --check DIR``: shell scripts (by suffix, or by a shebang naming a
+    shell), YAML and Markdown files; other files and hidden directories (``.git``) left out."""
     legacy = f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
-    for name in ("a/run.sh", "a/b/launch", "c/overlay.yaml", "d/README.md", ".git/hooks/x.sh"):
-        write(tmp_path, name, "#!/bin/bash\n" + legacy if name == "a/b/launch" else legacy)
+    for name in ("a/run.sh", "a/b/launch", "a/job.sbatch", "c/overlay.yaml", "d/README.md", ".git/hooks/x.sh"):
+        write(tmp_path, name, "#!/bin/bash\n" + legacy if name in ("a/b/launch", "a/job.sbatch") else legacy)
     write(tmp_path, "e/notes.txt", legacy)
     write(tmp_path, "e/tool.py", f"ARGS = ['{LEGACY_LINE}']\n")
     (tmp_path / "d" / "README.md").write_text(f"```bash\n{legacy}```\n")
@@ -326,10 +326,11 @@ def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, c
     err = capsys.readouterr().err
     assert sorted(line.split(str(tmp_path))[1] for line in err.splitlines()[:-1]) == [
         "/a/b/launch",
+        "/a/job.sbatch",
         "/a/run.sh",
         "/d/README.md",
     ]
-    assert err.endswith("3 to migrate, 1 unchanged, 0 refused\n")
+    assert err.endswith("4 to migrate, 1 unchanged, 0 refused\n")
 
 
 def test_yaml_read_by_libyaml_and_by_ruamel_alone_gives_the_same_result(monkeypatch):

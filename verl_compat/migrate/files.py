@@ -34,16 +34,15 @@ def kind_of(path: Path, text: str) -> str:
 
 
 def walk(directory: Path) -> list:
-    """The files under ``directory`` that migrate reads, sorted: shell scripts, YAML and Markdown
-    by suffix, and files without a suffix whose shebang names a shell. Hidden directories
-    (``.git``) are skipped, as are symbolic links to directories."""
+    """The files under ``directory`` that migrate reads as scripts, YAML or Markdown (``kind_of``),
+    sorted: by suffix, or by a shebang naming a shell (``job.sbatch``, ``train``). Hidden
+    directories (``.git``) are skipped, as are symbolic links to directories."""
     found = []
     for root, directories, names in os.walk(directory):
         directories[:] = sorted(name for name in directories if not name.startswith("."))
         for name in sorted(names):
             path = Path(root, name)
-            suffix = path.suffix.lower()
-            if suffix in (*_YAML_SUFFIXES, *_MARKDOWN_SUFFIXES, *_SHELL_SUFFIXES) or (not suffix and _shebang(path)):
+            if path.suffix.lower() in (*_YAML_SUFFIXES, *_MARKDOWN_SUFFIXES, *_SHELL_SUFFIXES) or _shebang(path):
                 found.append(path)
     return found
 

@@ -158,6 +158,29 @@ def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set) -> None:
                 raise Refusal([line], f"{_HERE}, in a part bash's grammar cannot read: check it, or migrate it by hand")
 
 
+_EXPANSION = re.compile(r"\$\{?[!#]?(\w+)(\[[^]]*\])?([^}]*)\}?")
+
+
+def _refuse_partial_expansions(text: str, script: shell_syntax.Script, arrays: set) -> None:
+    """An array that holds a rule's setting, expanded other than whole (``"${ARGS[@]}"``): ``$ARGS``
+    and ``${ARGS[0]}`` give one element, ``${ARGS[@]:1}`` a slice. Which settings the launch gets is
+    then not what the array says."""
+    if not arrays:
+        return
+    for word in script.words:
+        if word.printed == "shown" or "$" not in word.text:
+            continue
+        for match in _EXPANSION.finditer(word.text):
+            whole = match.group(2) in ("[@]", "[*]") and not match.group(3) and match.group(0)[1:2] == "{"
+            line = line_of(text, word.start)
+            if match.group(1) in arrays and not whole and not planning.ignored(script.ignored_lines, [line]):
+                raise Refusal(
+                    [line],
+                    f"{match.group(0)} expands the array {match.group(1)}, which holds a setting migrate acts on, "
+                    'other than whole ("${NAME[@]}"): migrate it by hand',
+                )
+
+
 def _refuse_here_documents(text: str, script: shell_syntax.Script) -> None:
     """A rule's setting in a here-document that is not only printed for the user (a job script
     written by ``cat > job.sh``, a script fed to ``bash`` or ``sbatch``)."""
@@ -253,7 +276,9 @@ def _configurations(text: str) -> list:
     _refuse_unread(text, script, set())
     _refuse_here_documents(text, script)
     overrides = _overrides(text, script)
-    _refuse_unread(text, script, {word.array for word, _ in overrides if word.array})
+    arrays = {word.array for word, _ in overrides if word.array}
+    _refuse_unread(text, script, arrays)
+    _refuse_partial_expansions(text, script, arrays)
     configs = []
     for launch in _launches(text, overrides, script.words):
         found = {}

@@ -184,7 +184,7 @@ def build(files: int, seed: int = 0) -> dict:
     return kinds
 
 
-def timed(paths: list) -> tuple:
+def timed(paths: list[Path]) -> tuple[float, float]:
     """Wall and CPU seconds of one ``verl-compat migrate --check`` over ``paths`` in this process."""
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         start, cpu = time.perf_counter(), time.process_time()
@@ -220,7 +220,7 @@ def outcome(path: Path) -> str:
     return "changed " + hashlib.sha256(new.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def outcomes(paths: list, root: Path) -> tuple:
+def outcomes(paths: list[Path], root: Path) -> tuple[dict[str, str], dict[str, object]]:
     """Each file's outcome by its path below ``root``, and the counts (refusals by reason)."""
     found = {path.relative_to(root).as_posix(): outcome(path) for path in paths}
     counts = collections.Counter(value.split(" ", 1)[0] for value in found.values())
@@ -233,7 +233,7 @@ def outcomes(paths: list, root: Path) -> tuple:
     return found, {**summary_, "refused_reasons": dict(reasons.most_common())}
 
 
-def parity(found: dict, args) -> dict:
+def parity(found: dict[str, str], args: argparse.Namespace) -> dict[str, object]:
     """Writes ``--record``; against ``--compare``, the outcomes identical to the recorded ones."""
     result = {}
     if args.compare:
@@ -246,7 +246,7 @@ def parity(found: dict, args) -> dict:
     return result
 
 
-def fresh_process(*trees: Path) -> tuple:
+def fresh_process(*trees: Path) -> tuple[float, float]:
     """Wall and CPU seconds of ``verl-compat migrate --check TREE…`` as a fresh process, start-up,
     imports and verl's probe included (CPU: the machine is shared, the wall time waits for it)."""
     console = str(Path(sys.executable).with_name("verl-compat"))
@@ -257,7 +257,7 @@ def fresh_process(*trees: Path) -> tuple:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def trees(args) -> dict:
+def trees(args: argparse.Namespace) -> dict[str, object]:
     """Real trees: each as ``verl-compat migrate --check DIR`` reads it."""
     report = {"load_average_before": load_average()}
     found_all = {}
@@ -293,7 +293,7 @@ def trees(args) -> dict:
     return {**report, **parity(found_all, args)}
 
 
-def corpus(args) -> dict:
+def corpus(args: argparse.Namespace) -> dict[str, object]:
     kinds = build(args.files)
     paths = sorted(path for group in kinds.values() for path in group)
     timed(paths[:5])  # imports (hydra's parser, ruamel.yaml) once, outside the timed rounds

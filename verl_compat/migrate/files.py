@@ -33,7 +33,7 @@ def kind_of(path: Path, text: str) -> str:
     return "other"
 
 
-def walk(directory: Path) -> list:
+def walk(directory: Path) -> list[Path]:
     """The files under ``directory`` that migrate reads as scripts, YAML or Markdown (``kind_of``),
     sorted: by suffix, or by a shebang naming a shell (``job.sbatch``, ``train``). Hidden
     directories (``.git``) are skipped, as are symbolic links to directories."""

@@ -25,7 +25,7 @@ _ARRAY_REFERENCE = re.compile(r"\$\{(\w+)\[[@*]\]\}")
 class _Launch:
     """A configuration of a script: the overrides of the rules' keys one launch receives."""
 
-    overrides: list  # (word, override), in the order Hydra applies them
+    overrides: list[tuple[shell_syntax.Word, _Override]]  # in the order Hydra applies them
     line: int  # the line of the command that launches it
 
 
@@ -142,7 +142,7 @@ def _sets(text: str, start: int = 0, end: int | None = None):
     return None
 
 
-def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set) -> None:
+def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set[str]) -> None:
     """A part of the script bash's grammar could not read, where a rule's key or setting is (or an
     array that holds one is expanded): what the launch there receives is not certain."""
     needles = planning.needles()
@@ -161,7 +161,7 @@ def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set) -> None:
 _EXPANSION = re.compile(r"\$\{?[!#]?(\w+)(\[[^]]*\])?([^}]*)\}?")
 
 
-def _refuse_partial_expansions(text: str, script: shell_syntax.Script, arrays: set) -> None:
+def _refuse_partial_expansions(text: str, script: shell_syntax.Script, arrays: set[str]) -> None:
     """An array that holds a rule's setting, expanded other than whole (``"${ARGS[@]}"``): ``$ARGS``
     and ``${ARGS[0]}`` give one element, ``${ARGS[@]:1}`` a slice. Which settings the launch gets is
     then not what the array says."""
@@ -234,7 +234,7 @@ def _key_of(text: str) -> str:
 _BROKEN_CONTINUATION = re.compile(r"\\[ \t]+\n[ \t]*\Z")
 
 
-def _overrides(text: str, script: shell_syntax.Script) -> list:
+def _overrides(text: str, script: shell_syntax.Script) -> list[tuple[shell_syntax.Word, _Override]]:
     """``(word, override)`` for each word that sets a key some rule reads; raises :class:`Refusal`
     where a rule's setting is in a form migrate cannot read, or in text fed to a program."""
     overrides = []
@@ -292,7 +292,7 @@ def _configurations(text: str) -> list:
     return configs
 
 
-def _word_edit(text: str, word: shell_syntax.Word, new: list) -> tuple:
+def _word_edit(text: str, word: shell_syntax.Word, new: list[str]) -> tuple[int, int, str]:
     """The edit that puts the overrides ``new`` where ``word`` is, keeping the one-override-a-line
     layout of launch scripts (``\\`` continuations) and bash arrays."""
     line_start = text.rfind("\n", 0, word.start) + 1

@@ -14,10 +14,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from typing import TYPE_CHECKING
 
 from . import planning
 from .text import line_end, line_of
 
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+Arms = tuple[tuple[int, int], ...]  # ``(block, arm)`` of each ``if``/``case`` arm a word sits in
 PRINTERS = ("echo", "printf")
 _TESTS = ("[", "[[", "test")
 # What is in a command substitution runs as a command of its own; in the word around it, it is this.
@@ -52,7 +57,7 @@ class Word:
     expanded: bool  # has an expansion outside single quotes: only the shell knows its value
     command: int  # which command (or bash array definition) it belongs to
     array: str | None = None  # the bash array it is an element of, ``NAME=( … )`` or ``NAME+=( … )``
-    arms: tuple[tuple[int, int], ...] = ()  # ``(block, arm)`` of each ``if``/``case`` arm it sits in
+    arms: Arms = ()
     lead: str = ""  # the name of its command
     # None: an argument of a command. "shown": text for the user (echo/printf to the terminal), a
     # file name or a test's operand, never a setting. "fed": text a program reads (echo/printf into
@@ -116,7 +121,7 @@ class _Reader:
 
     # Statements ----------------------------------------------------------------------------------
 
-    def _visit(self, node, arms: tuple, captured: bool) -> None:
+    def _visit(self, node, arms: Arms, captured: bool) -> None:
         """``captured``: what the statement prints goes to a file, a pipe or a command substitution."""
         kind = node.type
         if kind == "comment":
@@ -154,7 +159,7 @@ class _Reader:
         if planning.IGNORE.match(self._raw(node)):
             self.ignored_lines.add(line_of(self.text, self._span(node)[0]))
 
-    def _command(self, node, arms: tuple, captured: bool, redirects: list) -> None:
+    def _command(self, node: Node, arms: Arms, captured: bool, redirects: list[Node]) -> None:
         """A simple command: its name, its arguments, the assignments before its name."""
         command, name, redirects = self._next_command(), node.child_by_field_name("name"), list(redirects)
         lead = _unquote(self._raw(name))[0] if name is not None else ""
@@ -178,7 +183,7 @@ class _Reader:
         for redirect in redirects:
             self._redirect(redirect, lead, arms, captured)
 
-    def _redirected(self, node, arms: tuple, captured: bool) -> None:
+    def _redirected(self, node, arms: Arms, captured: bool) -> None:
         """A statement with redirections: what it prints into a file is not for the user."""
         body = node.child_by_field_name("body")
         redirects = [child for child in node.children if child.type.endswith("_redirect")]
@@ -210,7 +215,7 @@ class _Reader:
         target = self._raw(destination) if destination is not None else ""
         return not (operator.endswith("&") and (target.isdigit() or target == "-"))
 
-    def _redirect(self, node, lead: str, arms: tuple, captured: bool) -> None:
+    def _redirect(self, node, lead: str, arms: Arms, captured: bool) -> None:
         kind = node.type
         if kind == "heredoc_redirect":
             self._here_document(node, lead, arms, captured, self._writes(node))
@@ -224,7 +229,7 @@ class _Reader:
             elif child.is_named and child.type != "file_descriptor":
                 self._word(child, command, arms, captured, lead, printed)
 
-    def _here_document(self, node, lead: str, arms: tuple, captured: bool, writes: bool) -> None:
+    def _here_document(self, node, lead: str, arms: Arms, captured: bool, writes: bool) -> None:
         """A here-document's body is text, not words; it is only shown where ``cat``, ``echo`` or
         ``printf`` prints it to the terminal (not into a file, a pipe or a command substitution)."""
         body, end, onward = None, None, False
@@ -246,7 +251,7 @@ class _Reader:
             if child.type in _SUBSTITUTIONS:
                 self._visit(child, arms, True)
 
-    def _declaration(self, node, arms: tuple, captured: bool) -> None:
+    def _declaration(self, node, arms: Arms, captured: bool) -> None:
         """Assignments (``NAME=value``, ``NAME=( … )``), alone or after ``export``, ``local``, ``declare``."""
         command = self._next_command()
         if node.type == "variable_assignment":
@@ -261,7 +266,7 @@ class _Reader:
             elif child.is_named:
                 self._word(child, command, arms, captured, lead, None)
 
-    def _assignment(self, node, command: int, arms: tuple, captured: bool, lead: str) -> None:
+    def _assignment(self, node, command: int, arms: Arms, captured: bool, lead: str) -> None:
         value = node.child_by_field_name("value")
         if value is None or value.type != "array":
             self._word(node, command, arms, captured, lead, None)
@@ -273,7 +278,7 @@ class _Reader:
             elif element.is_named:
                 self._word(element, command, arms, captured, lead, None, array=name)
 
-    def _test(self, node, command: int, arms: tuple, captured: bool) -> None:
+    def _test(self, node, command: int, arms: Arms, captured: bool) -> None:
         """``[ … ]`` and ``[[ … ]]``: operands compared, never settings given to a launch."""
         for child in node.children:
             if child.type in _WORDS:
@@ -283,7 +288,7 @@ class _Reader:
             else:
                 self._test(child, command, arms, captured)
 
-    def _if(self, node, arms: tuple, captured: bool) -> None:
+    def _if(self, node, arms: Arms, captured: bool) -> None:
         """Each arm of an ``if`` (its condition with it): two arms never run in one launch."""
         self.blocks += 1
         block, arm = self.blocks, 0
@@ -292,7 +297,7 @@ class _Reader:
                 arm += 1
             self._visit(child, (*arms, (block, arm)), captured)
 
-    def _case(self, node, arms: tuple, captured: bool) -> None:
+    def _case(self, node, arms: Arms, captured: bool) -> None:
         """Each item of a ``case`` is an arm; the subject and the patterns are not words of a command."""
         self.blocks += 1
         block, arm = self.blocks, -1
@@ -308,7 +313,7 @@ class _Reader:
                 for substitution in self._substitutions(child):
                     self._visit(substitution, arms, True)
 
-    def _for(self, node, arms: tuple, captured: bool) -> None:
+    def _for(self, node, arms: Arms, captured: bool) -> None:
         """``for NAME in WORDS``: the words are a command of their own (an array expanded there is read)."""
         command = self._next_command()
         for index, child in enumerate(node.children):
@@ -319,7 +324,10 @@ class _Reader:
 
     # Words -----------------------------------------------------------------------------------------
 
-    def _word(self, node, command, arms, captured, lead, printed, array=None, name=False) -> None:
+    def _word(
+        self, node: Node, command: int, arms: Arms, captured: bool, lead: str, printed: str | None,
+        array: str | None = None, name: bool = False,
+    ) -> None:
         start, end = self._span(node)
         substitutions = self._substitutions(node)
         raw, at = [], start
@@ -333,7 +341,7 @@ class _Reader:
             for child in substitution.children:
                 self._visit(child, arms, True)
 
-    def _substitutions(self, node) -> list:
+    def _substitutions(self, node: Node) -> list[Node]:
         """The command substitutions in a word, outermost only: their commands are read as commands."""
         if node.type in _SUBSTITUTIONS:
             return [node]

@@ -12,6 +12,7 @@ alone where libyaml is missing, cannot take the text (bytes that are not UTF-8) 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..rewrite import Refusal, Rename, Set
 from . import planning, rules
@@ -66,7 +67,7 @@ def _read(text: str) -> tuple:
     return found, mappings, parents
 
 
-def _compose(text: str) -> tuple:
+def _compose(text: str) -> tuple[object, Callable[[object], object]]:
     """The document's root node and a function that reads a node's value (YAML 1.1, as OmegaConf)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
@@ -107,7 +108,7 @@ def _construct(ruamel, node):
         raise Unreadable(" ".join(str(error).split())) from None
 
 
-def _as_ruamel(text: str, node, resolver, seen: dict):
+def _as_ruamel(text: str, node, resolver, seen: dict[int, object]):
     """A libyaml node as ruamel.yaml's, its plain scalars tagged by ruamel.yaml's YAML 1.1 rules
     (libyaml's differ: ``1e-6`` is a float and ``n`` a boolean there), so values read as before."""
     from ruamel.yaml import nodes
@@ -189,7 +190,7 @@ def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -
     return splice(text, changes + _yaml_inserts(text, mappings, fresh))
 
 
-def _place(found: dict, key: str) -> tuple:
+def _place(found: dict[str, planning.Found], key: str) -> tuple[object, object, object]:
     """Where ``key`` is set, to edit: ``(key node, value node, mapping)``. A value that is an alias
     (``tool: *memory``) is the anchor's node, elsewhere in the file: editing it would edit the
     anchor's key too."""

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ... import _version, probes
-from ...rewrite import Delete, Refusal, Rename, Rule, Set
+from ...rewrite import Delete, Refusal, Rename, Rule, Set, Setting
 from . import installed, translate
 from .table import ROWS
 
@@ -31,8 +31,8 @@ class _InstalledKeys:
     key paths of its composed trainer configs: every path ``translate.node_at`` reaches, and the
     empty dicts any key may go into."""
 
-    paths: frozenset
-    free_form: frozenset
+    paths: frozenset[str]
+    free_form: frozenset[str]
     folder: Path
 
     def has_key(self, path: str) -> bool:
@@ -85,7 +85,7 @@ def _probe() -> _InstalledKeys | None:
     return _InstalledKeys(frozenset(paths), frozenset(free_form), folder)
 
 
-def _walk_keys(node, prefix: str, paths: set, free_form: set) -> None:
+def _walk_keys(node, prefix: str, paths: set[str], free_form: set[str]) -> None:
     from omegaconf import DictConfig
 
     if not isinstance(node, DictConfig) or node._is_missing() or node._is_none():
@@ -227,7 +227,7 @@ def _is_binding(key: str) -> bool:
     return key.rpartition(".")[2] == "_target_"
 
 
-def _binding_edits(key: str, settings: dict, probe) -> list:
+def _binding_edits(key: str, settings: dict[str, Setting], probe: _InstalledKeys) -> list[Delete | Rename]:
     """A mapping's ``_target_`` goes where its entries go: along with them to the successor, or
     away where the successor has its own binding (which stays: never a conflict) or the entries are
     dropped."""

@@ -184,3 +184,27 @@ def test_target_entries_never_cause_a_refusal_or_an_edit():
     assert migrate.migrate(alone, "yaml") == alone
     script = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config._target_=x.Y\n"
     assert migrate.migrate(script, "shell") == script
+
+
+def test_the_installed_keys_are_kept_between_runs_and_answer_as_the_composition(tmp_path, monkeypatch):
+    """The keys of verl's composed configs are cached under a fingerprint of its config folder; what
+    the cache answers is what the composition answers, for every row of the table."""
+    from verl_compat.fixes.config_keys import installed, migrate_rules, translate
+    from verl_compat.fixes.config_keys.table import ROWS
+
+    composed = installed.probe()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    migrate_rules._probe.cache_clear()
+    try:
+        written = migrate_rules._probe()
+        assert [path.name[:12] for path in (tmp_path / "verl-compat").iterdir()] == ["config-keys-"]
+        migrate_rules._probe.cache_clear()
+        monkeypatch.setattr(installed, "probe", lambda: pytest.fail("verl's configs composed again"))
+        kept = migrate_rules._probe()
+    finally:
+        migrate_rules._probe.cache_clear()
+    assert kept == written
+    paths = {*kept.paths, *(part for row in ROWS for part in (row.old, row.new) if part), "no.such.key"}
+    assert all(kept.has_key(path) == composed.has_key(path) for path in paths)
+    assert all(kept.is_free_form(path) == composed.is_free_form(path) for path in paths)
+    assert all(translate.applies(row, kept, ROWS) == translate.applies(row, composed, ROWS) for row in ROWS)

@@ -137,3 +137,74 @@ def test_yaml_is_parsed_only_where_an_entry_sits_at_an_old_path():
     assert gate.search("actor_rollout_ref:\n  actor:\n    fsdp_config:\n      param_offload: true\n") is None
     # what indentation cannot follow is parsed
     assert gate.search("critic: {model: {fsdp_config: {param_offload: true}}}\nx:\n  fsdp_config: 1\n")
+
+
+def test_an_old_key_in_a_form_migrate_cannot_read_is_refused_not_passed_over():
+    """An old key inside a quoted variable (verl's own ``ACTOR_MEGATRON_CONFIG="…grad_offload=True …"``,
+    v0.7.1 ``examples/dppo_trainer/run_qwen30b_dppo.sh``), an ``eval`` string or a here-document fed to
+    a program cannot be rewritten in place: refused naming the line, never a clean exit."""
+    for script, line in [
+        ('CONFIG="\n    actor_rollout_ref.actor.megatron.grad_offload=True \\\n    x=1"\npython3 -m m $CONFIG\n', 1),
+        ('eval "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True"\n', 1),
+        ("sbatch <<EOF\npython3 -m verl.trainer.main_ppo model_engine=mindspeed\nEOF\n", 2),
+    ]:
+        with pytest.raises(migrate.Refused) as refusal:
+            migrate.migrate(script, "shell")
+        assert refusal.value.lines == [line], script
+    # keys the installed verl still has, and the new keys, in the same forms: nothing to say
+    for script in ['CONFIG="critic.fsdp.param_offload=True"\n', 'eval "python3 -m x trainer.total_epochs=1"\n']:
+        assert migrate.migrate(script, "shell") == script
+
+
+def test_target_entries_never_cause_a_refusal_or_an_edit():
+    """``_target_`` is verl's binding of a mapping to its dataclass, not a user's setting: it moves
+    with its mapping, and where the successor has its own binding (verl 0.7.1's generated megatron
+    config: ``actor.router_replay`` and ``actor.megatron.router_replay``) the old mapping goes whole,
+    with no conflict. A ``_target_`` alone concerns nothing."""
+    both = textwrap.dedent(
+        """\
+        actor_rollout_ref:
+          actor:
+            megatron:
+              router_replay:
+                _target_: verl.workers.config.EngineRouterReplayConfig
+                mode: disabled
+            router_replay:
+              _target_: verl.workers.config.RouterReplayConfig
+              mode: disabled
+        """
+    )
+    assert migrate.migrate(both, "yaml") == both.replace(
+        "    router_replay:\n      _target_: verl.workers.config.RouterReplayConfig\n      mode: disabled\n", ""
+    )
+    binding = "_target_: verl.workers.config.FSDPEngineConfig\n"
+    moved = f"critic:\n  model:\n    fsdp_config:\n      {binding}      param_offload: true\n"
+    assert migrate.migrate(moved, "yaml") == f"critic:\n  fsdp:\n    {binding}    param_offload: true\n"
+    alone = f"critic:\n  model:\n    fsdp_config:\n      {binding}"
+    assert migrate.migrate(alone, "yaml") == alone
+    script = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config._target_=x.Y\n"
+    assert migrate.migrate(script, "shell") == script
+
+
+def test_the_installed_keys_are_kept_between_runs_and_answer_as_the_composition(tmp_path, monkeypatch):
+    """The keys of verl's composed configs are cached under a fingerprint of its config folder; what
+    the cache answers is what the composition answers, for every row of the table."""
+    from verl_compat.fixes.config_keys import installed, migrate_rules, translate
+    from verl_compat.fixes.config_keys.table import ROWS
+
+    composed = installed.probe()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    migrate_rules._probe.cache_clear()
+    try:
+        written = migrate_rules._probe()
+        assert [path.name[:12] for path in (tmp_path / "verl-compat").iterdir()] == ["config-keys-"]
+        migrate_rules._probe.cache_clear()
+        monkeypatch.setattr(installed, "probe", lambda: pytest.fail("verl's configs composed again"))
+        kept = migrate_rules._probe()
+    finally:
+        migrate_rules._probe.cache_clear()
+    assert kept == written
+    paths = {*kept.paths, *(part for row in ROWS for part in (row.old, row.new) if part), "no.such.key"}
+    assert all(kept.has_key(path) == composed.has_key(path) for path in paths)
+    assert all(kept.is_free_form(path) == composed.is_free_form(path) for path in paths)
+    assert all(translate.applies(row, kept, ROWS) == translate.applies(row, composed, ROWS) for row in ROWS)

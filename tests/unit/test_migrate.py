@@ -262,6 +262,37 @@ REFUSALS = {
         [4],
         "block-style",
     ),
+    "YAML merge key where migrate reads keys": (
+        "overlay.yaml",
+        """\
+        memory: &memory
+          tool: torch_memory
+        actor_rollout_ref:
+          actor:
+            profiler:
+              <<: *memory
+        trainer:
+          total_training_steps: 2
+        """,
+        [6],
+        "a merge key (<<) in actor_rollout_ref.actor.profiler",
+    ),
+    "YAML alias as a value migrate reads": (
+        # Editing the value in place would edit the anchor, another key's value.
+        "overlay.yaml",
+        """\
+        tools:
+          memory: &memory torch_memory
+        actor_rollout_ref:
+          actor:
+            profiler:
+              tool: *memory
+        trainer:
+          total_training_steps: 2
+        """,
+        [6],
+        "takes its value from an alias",
+    ),
 }
 
 
@@ -278,6 +309,50 @@ def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
     assert refusal.startswith(", ".join(f"{path}:{line}" for line in lines) + ": "), message
     assert reason in refusal and refusal.endswith("; not migrated")
     assert summary == "0 migrated, 0 unchanged, 1 refused"
+
+
+def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, capsys):
+    """``verl-compat migrate --check DIR``: shell scripts (by suffix, or by a shebang naming a
+    shell), YAML and Markdown files; other files and hidden directories (``.git``) left out."""
+    legacy = f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
+    for name in ("a/run.sh", "a/b/launch", "a/job.sbatch", "c/overlay.yaml", "d/README.md", ".git/hooks/x.sh"):
+        write(tmp_path, name, "#!/bin/bash\n" + legacy if name in ("a/b/launch", "a/job.sbatch") else legacy)
+    write(tmp_path, "e/notes.txt", legacy)
+    write(tmp_path, "e/tool.py", f"ARGS = ['{LEGACY_LINE}']\n")
+    (tmp_path / "d" / "README.md").write_text(f"```bash\n{legacy}```\n")
+    (tmp_path / "c" / "overlay.yaml").write_text("trainer:\n  total_epochs: 1\n")
+
+    assert run_migrate("--check", tmp_path) == 1
+    err = capsys.readouterr().err
+    assert sorted(line.split(str(tmp_path))[1] for line in err.splitlines()[:-1]) == [
+        "/a/b/launch",
+        "/a/job.sbatch",
+        "/a/run.sh",
+        "/d/README.md",
+    ]
+    assert err.endswith("4 to migrate, 1 unchanged, 0 refused\n")
+
+
+def test_yaml_read_by_libyaml_and_by_ruamel_alone_gives_the_same_result(monkeypatch):
+    """libyaml composes the documents (fast); where it is missing or cannot take a file, ruamel.yaml
+    does: both read every YAML fixture to the same result."""
+    from verl_compat.migrate import yaml_config
+
+    names = [name for name in GOLDEN_INPUTS if name.endswith((".yaml", ".yml"))]
+    refused = [textwrap.dedent(text) for name, text, _, _ in REFUSALS.values() if name.endswith(".yaml")]
+    inputs = [(DATA / name).read_text() for name in names] + refused
+    outcomes = [_outcome(text) for text in inputs]
+    monkeypatch.setattr(yaml_config, "_compose_in_c", lambda text: None)
+    assert [_outcome(text) for text in inputs] == outcomes
+    assert outcomes[: len(names)] == [golden_output(name).read_text() for name in names]
+    assert all(outcome.startswith("refused") for outcome in outcomes[len(names) :])
+
+
+def _outcome(text: str) -> str:
+    try:
+        return migrate.migrate(text, "yaml")
+    except migrate.Refused as refusal:
+        return f"refused {refusal.lines} {refusal.message}"
 
 
 def test_refused_and_unreadable_files_do_not_stop_the_others(tmp_path, capsys):
@@ -387,21 +462,28 @@ def test_console_script_and_module_entry_point(tmp_path):
         assert (done.returncode, done.stderr) == (1, f"would migrate {script}\n1 to migrate, 0 unchanged, 0 refused\n")
 
 
-def test_missing_dependency_is_one_line_and_exit_2(tmp_path):
-    """ruamel.yaml is an optional extra: without it, a pointer to the extra, not a traceback, once a
-    file needs it (a file with nothing to migrate needs neither ruamel.yaml nor Hydra)."""
-    (tmp_path / "x.yaml").write_text("global_profiler:\n  tool: torch_memory\n")
-    block = textwrap.dedent("""\
+@pytest.mark.parametrize(
+    "package, name, text",
+    [
+        ("ruamel", "x.yaml", "global_profiler:\n  tool: torch_memory\n"),
+        ("tree_sitter_bash", "x.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n"),
+    ],
+)
+def test_missing_dependency_is_one_line_and_exit_2(tmp_path, package, name, text):
+    """ruamel.yaml and tree-sitter-bash are the optional extra: without one, a pointer to the extra,
+    not a traceback, once a file needs it (a file with nothing to migrate needs none of them)."""
+    (tmp_path / name).write_text(text)
+    block = textwrap.dedent(f"""\
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] == "ruamel":
-                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+                if name.split(".")[0] == {package!r}:
+                    raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         sys.meta_path.insert(0, Block())
         from verl_compat import cli
         sys.exit(cli.main(["migrate", "--check", sys.argv[1]]))
         """)
-    done = run_python(block, tmp_path / "x.yaml", cwd=tmp_path, check=False)
+    done = run_python(block, tmp_path / name, cwd=tmp_path, check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
 
@@ -496,12 +578,23 @@ def test_a_shift_is_not_a_here_document(tmp_path):
     assert "global_profiler.steps=[1,2]" in script.read_text()
 
 
-def test_tool_from_a_shell_variable_the_file_sets_is_refused(tmp_path, capsys):
-    path = shutil.copy(DATA / "refused" / "tool_from_variable.sh", tmp_path)
+REFUSED = sorted(path.name for path in (DATA / "refused").iterdir())
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_a_launch_migrate_cannot_read_with_certainty_is_refused_naming_the_line(tmp_path, capsys, name):
+    """Each script under refused/ ends with ``# expected: LINES: REASON``: exit 2, those lines
+    named, the file left as it was; never a clean exit with the launch left unmigrated."""
+    path = Path(shutil.copy(DATA / "refused" / name, tmp_path))
+    before = path.read_bytes()
+    lines, reason = path.read_text().rsplit("# expected: ", 1)[1].strip().split(": ", 1)
 
     assert run_migrate("--check", path) == 2
+    assert run_migrate(path) == 2
+    assert path.read_bytes() == before
     refusal = capsys.readouterr().err.splitlines()[0]
-    assert refusal.startswith(f"{path}:3, {path}:5: actor_rollout_ref.actor.profiler.tool is a shell variable")
+    where = ", ".join(f"{path}:{line}" for line in lines.split(", "))
+    assert refusal.startswith(f"{where}: ") and reason in refusal, refusal
 
 
 def test_a_legacy_key_in_a_here_document_that_is_not_only_printed_is_refused(tmp_path, capsys):
@@ -628,14 +721,28 @@ def test_a_fix_whose_rules_cannot_load_stops_migrate_with_one_line(tmp_path, cap
     )
 
 
-def test_a_file_with_nothing_to_migrate_imports_neither_hydra_nor_ruamel(tmp_path):
-    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers load only once a
-    file mentions a rule's setting."""
+def test_a_file_with_nothing_to_migrate_imports_none_of_the_parsers(tmp_path):
+    """What keeps ``--check`` on one file cheap (a pre-commit hook): the parsers (Hydra's, ruamel.yaml,
+    bash's grammar) load only once a file mentions a rule's setting; ``import verl_compat`` loads none."""
     script = write(tmp_path, "run.sh", "python3 -m verl.trainer.main_ppo global_profiler.tool=nsys\n")
     block = textwrap.dedent("""\
         import sys
+        import verl_compat
+        parsers = {"hydra", "ruamel", "omegaconf", "tree_sitter", "tree_sitter_bash"}
+        imported = sorted({name.split(".")[0] for name in sys.modules} & parsers)
         from verl_compat import cli
         status = cli.main(["migrate", "--check", sys.argv[1]])
-        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"hydra", "ruamel", "omegaconf"}))
+        print(imported, status, sorted({name.split(".")[0] for name in sys.modules} & parsers))
         """)
-    assert run_python(block, script, cwd=tmp_path).stdout == "0 []\n"
+    assert run_python(block, script, cwd=tmp_path).stdout == "[] 0 []\n"
+
+
+def test_a_script_is_read_with_bash_grammar_only_once_it_needs_reading(tmp_path):
+    script = write(tmp_path, "run.sh", f"python3 -m verl.trainer.main_ppo {LEGACY_LINE}\n")
+    block = textwrap.dedent("""\
+        import sys
+        from verl_compat import cli
+        status = cli.main(["migrate", "--check", "--steps", "1", sys.argv[1]])
+        print(status, sorted({name.split(".")[0] for name in sys.modules} & {"tree_sitter", "tree_sitter_bash"}))
+        """)
+    assert run_python(block, script, cwd=tmp_path).stdout == "1 ['tree_sitter', 'tree_sitter_bash']\n"

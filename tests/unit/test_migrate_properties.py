@@ -9,7 +9,8 @@
   after every step, or the listed steps, on every actor rank unless ranks are listed) is read off
   the first, verl's own rule (the actor dumps at ``global_profiler.steps`` when its tool is
   torch_memory and it is enabled, on all ranks or the listed ones) off the second;
-- the shell tokenizer splits words the way POSIX ``shlex`` does.
+- the shell reader (bash's grammar, tree-sitter-bash) splits words the way POSIX ``shlex`` does,
+  wherever the grammar reads the script (where it cannot, migrate refuses near a setting).
 
 A composition takes about a quarter of a second: few examples, each composition cached.
 """
@@ -20,13 +21,13 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from omegaconf import OmegaConf
 
 from verl_compat import migrate
 from verl_compat.fixes.torch_memory import migrate_rules as rule
-from verl_compat.migrate import shell
+from verl_compat.migrate import shell_syntax
 
 ACTOR = "actor_rollout_ref.actor.profiler"
 UNRELATED = {
@@ -258,10 +259,14 @@ RESERVED_WORDS = ("if", "then", "elif", "else", "fi", "case", "esac", "do", "don
     separator=st.sampled_from([" ", " \\\n    ", "\n", " \t"]),
 )
 def test_shell_words_split_like_posix_shlex(words, quote, separator):
-    """The oracle: shlex in POSIX mode, which knows no line continuations (taken out of its input)."""
+    """The oracle: shlex in POSIX mode, which knows no line continuations (taken out of its input).
+    tree-sitter-bash reads a few command names bash accepts as errors (``1%=`` starting a line):
+    those scripts have an unread part, which migrate refuses near a setting, and are left out."""
     quoted = list(map(quote, words))
     script = "cmd" + separator + separator.join(quoted) + "  # a comment\n"
     plain = separator.replace("\\\n", "")
-    assert [word.text for word in shell.split_words(script)] == shlex.split(
+    read = shell_syntax.read(script)
+    assume(not read.unread)
+    assert [word.text for word in read.words] == shlex.split(
         "cmd" + plain + plain.join(quoted) + "  # a comment\n", comments=True
     )

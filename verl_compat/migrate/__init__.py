@@ -3,7 +3,7 @@
 The shim keeps a legacy config working only while it is installed; migrating is how a user stops
 needing it. migrate knows no key itself: each fix supplies rewrite rules (its ``migrate_rules``
 module, :mod:`verl_compat.rewrite` has the contract, :mod:`.rules` finds them), and migrate's
-engines read launch scripts (:mod:`.shell`), YAML configs (:mod:`.yaml_config`) and Markdown pages
+engines read launch scripts (:mod:`.shell`, with :mod:`.shell_syntax`), YAML configs (:mod:`.yaml_config`) and Markdown pages
 (:mod:`.markdown`) into configurations, ask the rules for edits (:mod:`.planning`) and apply them.
 
 A configuration is what one launch can receive: a command of a launch script with the bash arrays
@@ -14,7 +14,8 @@ mentions no rule's setting is not parsed at all (most of a checkout: that is wha
 check over it fast). Nothing is guessed: a rule refuses, naming the lines, and the file is left as
 it was. Only the overrides or YAML entries that change are rewritten; every other byte stays.
 
-Hydra (the override grammar) and ruamel.yaml are imported only when a file needs them.
+Hydra (the override grammar), tree-sitter-bash (bash's grammar), libyaml and ruamel.yaml are imported
+only when a file needs them.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ without verl-compat. The rules come from verl-compat's fixes:
 {rules}
 
 Reads shell scripts (.sh, .bash or a shell shebang), YAML configs (.yaml, .yml) and the fenced
-shell blocks of Markdown pages (.md). A file is refused, named with the lines to look at and left
-as it was, when migrating it would mean guessing (for example no step count: pass --steps).
+shell blocks of Markdown pages (.md), given one by one or as directories. A file is refused, named
+with the lines to look at and left as it was, when migrating it would mean guessing (for example no
+step count: pass --steps) or its launch cannot be read with certainty.
 A configuration with a `# verl-compat: ignore` comment on one of its lines, or right above
 one, is left as it is."""
 
@@ -26,18 +27,22 @@ EPILOG = """\
 exit status:
   0  nothing left to migrate (or everything migrated)
   1  --check: at least one file would change
-  2  a file was refused or could not be read, ruamel.yaml / hydra-core is missing,
-     or a fix's rules cannot be loaded
+  2  a file was refused or could not be read, ruamel.yaml / hydra-core / tree-sitter-bash
+     is missing, or a fix's rules cannot be loaded
 
 examples:
   verl-compat migrate run_grpo.sh config/overlay.yaml    rewrite in place
   verl-compat migrate --diff run_grpo.sh                 show the change, write nothing
   verl-compat migrate --check examples/*.sh              exit 1 if anything would change
+  verl-compat migrate --check .                          every script, YAML and Markdown file below
   verl-compat migrate --steps 1,5,10 run_profile.sh      snapshot these steps
 
 Each run ends with one line on stderr: N migrated, M unchanged, K refused."""
 
-_MISSING = "verl-compat migrate needs ruamel.yaml and hydra-core ({}): pip install 'verl-compat[migrate]'"
+_MISSING = (
+    "verl-compat migrate needs ruamel.yaml, hydra-core and tree-sitter-bash ({}): pip install 'verl-compat[migrate]'"
+)
+_PARSERS = ("hydra", "ruamel", "tree_sitter", "tree_sitter_bash")
 
 
 def _rule_list() -> str:
@@ -71,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         type=Path,
         metavar="PATH",
-        help="shell scripts, YAML configs (.yaml, .yml), Markdown pages (.md)",
+        help="shell scripts, YAML configs (.yaml, .yml), Markdown pages (.md), or directories: every such "
+        "file under them (hidden directories skipped)",
     )
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
     parser.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
@@ -92,7 +98,7 @@ def run(args) -> int:
         print(f"verl-compat migrate: {error}", file=sys.stderr)
         return 2
     status, counts = 0, {"migrated": 0, "unchanged": 0, "refused": 0}
-    for path in args.paths:
+    for path in [found for path in args.paths for found in (files.walk(path) if path.is_dir() else [path])]:
         try:
             raw, old = files.read(path)
             new = migrate(old, files.kind_of(path, old), args.steps)
@@ -105,8 +111,8 @@ def run(args) -> int:
             print(f"{path}: cannot read: {' '.join(str(error).split())}; not migrated", file=sys.stderr)
             status, counts["refused"] = 2, counts["refused"] + 1
             continue
-        except ImportError as error:  # Hydra or ruamel.yaml, imported only once a file needs them
-            if (error.name or "").split(".")[0] not in ("hydra", "ruamel"):
+        except ImportError as error:  # the parsers, imported only once a file needs them
+            if (error.name or "").split(".")[0] not in _PARSERS:
                 raise
             print(_MISSING.format(error), file=sys.stderr)
             return 2

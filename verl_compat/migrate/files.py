@@ -33,6 +33,30 @@ def kind_of(path: Path, text: str) -> str:
     return "other"
 
 
+def walk(directory: Path) -> list[Path]:
+    """The files under ``directory`` that migrate reads as scripts, YAML or Markdown (``kind_of``),
+    sorted: by suffix, or by a shebang naming a shell (``job.sbatch``, ``train``). Hidden
+    directories (``.git``) are skipped, as are symbolic links to directories."""
+    found = []
+    for root, directories, names in os.walk(directory):
+        directories[:] = sorted(name for name in directories if not name.startswith("."))
+        for name in sorted(names):
+            path = Path(root, name)
+            if path.suffix.lower() in (*_YAML_SUFFIXES, *_MARKDOWN_SUFFIXES, *_SHELL_SUFFIXES) or _shebang(path):
+                found.append(path)
+    return found
+
+
+def _shebang(path: Path) -> bool:
+    try:
+        with open(path, "rb") as file:
+            first = file.read(128)
+    except OSError:
+        return False
+    line = first.split(b"\n", 1)[0].decode("utf-8", "replace")
+    return line.startswith("#!") and kind_of(path, line + "\n") == "shell"
+
+
 def read(path: Path) -> tuple:
     """``(raw, text)``: the file decoded (bytes that are not UTF-8 kept as surrogates), and the same
     with ``\\r\\n`` as ``\\n``, which the engines edit."""

@@ -1,222 +1,31 @@
-"""Launch scripts: words, arms, arrays, the configurations they launch, and the edits of their words.
+"""Launch scripts: the configurations they launch, and the edits of their words.
 
-The words are split the way bash splits them (quotes, ``\\`` continuations, ``#`` comments,
-here-documents, bash arrays, ``if``/``case`` arms), and each word that names a key of some rule is
-read with Hydra's own override grammar (imported only when a script needs it). New overrides go
-where the rules say, one a line where the command is laid out so.
+bash's grammar (:mod:`.shell_syntax`) gives the words, each with its command, bash array and
+``if``/``case`` arms; each word that names a key of some rule is read with Hydra's own override
+grammar (imported only when a script needs it). What cannot be read with certainty is refused,
+naming the line: a setting where the grammar failed, in a word Hydra cannot parse, in text fed to a
+program, or starting a command of its own. New overrides go where the rules say, one a line where
+the command is laid out so.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
-from ..rewrite import Delete, Refusal, Rename, Set
-from . import planning, rules
+from ..rewrite import Delete, Refusal, Rename
+from . import planning, shell_syntax
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
 
-
-@dataclasses.dataclass
-class _Word:
-    start: int
-    end: int
-    text: str  # what the program receives: quotes and line continuations removed
-    expanded: bool  # has $ or ` outside single quotes: only the shell knows its value
-    command: int  # which command (or bash array definition) it belongs to
-    array: str | None = None  # the bash array it is an element of, ``NAME=( … )``
-    arms: tuple = ()  # ``(block, arm)`` of each ``if``/``case`` arm it sits in
-    lead: str = ""  # the first word of its statement: ``echo`` and ``printf`` print text, not overrides
-
-
-@dataclasses.dataclass
-class _Block:
-    """An ``if`` or ``case`` of the script: two of its arms never run in one launch."""
-
-    id: int
-    kind: str
-    arm: int
-    patterns: bool = False  # a case block reading the patterns of its next arm, ``pat|pat)``
-    subject: bool = False  # a case block before its ``in``
-
-
-_BLANKS, _SEPARATORS = " \t\r", "\n;&|()<>"
 _ARRAY_REFERENCE = re.compile(r"\$\{(\w+)\[[@*]\]\}")
-
-
-class _Lexer:
-    """Splits a shell script into words the way bash does (quotes, backslash-newline continuations,
-    ``#`` comments), and says for each the command or array it is in and the ``if``/``case`` arms
-    it sits in: enough of bash's grammar to group the overrides of one launch, not a shell.
-
-    A here-document's body is text, not words (an apostrophe in it opens no quote); the bodies are
-    kept in ``here_documents`` as ``(start, end, lead, writes)``: the statement's first word and
-    whether it redirects its output. Lines with a ``# verl-compat: ignore`` comment are in
-    ``ignored_lines``."""
-
-    def __init__(self, text: str):
-        self.text, self.words, self.blocks, self.block_ids = text, [], [], 0
-        self.command, self.command_start, self.array = 0, True, None
-        self.last_end, self.last_text = -1, ""
-        self.lead, self.writes, self.pending, self.here_documents, self.ignored_lines = "", False, [], [], set()
-
-    def _next_command(self, statement: bool = True) -> None:
-        """A new command; ``statement`` False where only a redirection splits it (``<``, ``>``)."""
-        self.command += 1
-        self.command_start = True
-        if statement:
-            self.lead, self.writes = "", False
-
-    def _reserved(self, word: str, plain: bool) -> bool:
-        """Handles ``word`` if it opens, splits or closes an arm, or is a case subject or pattern."""
-        top = self.blocks[-1] if self.blocks else None
-        if top and top.kind == "case" and top.subject:
-            is_in = plain and word == "in"
-            top.subject, top.patterns = not is_in, is_in
-            return True
-        if top and top.kind == "case" and top.patterns:
-            if plain and word == "esac":
-                self.blocks.pop()
-                self._next_command()
-            return True
-        if not (plain and self.command_start and self.array is None):
-            return False
-        if word in ("if", "case"):
-            self.block_ids += 1
-            self.blocks.append(_Block(self.block_ids, word, arm=0 if word == "if" else -1, subject=word == "case"))
-        elif word in ("elif", "else") and top and top.kind == "if":
-            top.arm += 1
-        elif (word, top and top.kind) in (("fi", "if"), ("esac", "case")):
-            self.blocks.pop()
-        elif word not in ("then", "do", "done", "{", "}", "!"):
-            return False
-        self._next_command()
-        return True
-
-    def _here_document(self, i: int) -> int:
-        """Reads the delimiter of the ``<<`` or ``<<-`` at ``i``; its body is skipped at the next newline."""
-        i += 2
-        strip_tabs = self.text.startswith("-", i)
-        i += strip_tabs
-        while i < len(self.text) and self.text[i] in " \t":
-            i += 1
-        end = i
-        while end < len(self.text) and self.text[end] not in _BLANKS and self.text[end] not in _SEPARATORS:
-            end += 1
-        delimiter = re.sub(r"[\\'\"]", "", self.text[i:end])
-        self.pending.append((delimiter, strip_tabs, self.lead, self.writes))
-        return end
-
-    def _in_arithmetic(self, i: int) -> bool:
-        """``<<`` inside ``$(( … ))`` or ``(( … ))`` on the same line is a shift, not a here-document."""
-        before = self.text[self.text.rfind("\n", 0, i) + 1 : i]
-        return before.count("((") > before.count("))")
-
-    def _skip_bodies(self, i: int) -> int:
-        """Skips the bodies of the here-documents opened on the line that ends before ``i``."""
-        text = self.text
-        for delimiter, strip_tabs, lead, writes in self.pending:
-            start = i
-            while i < len(text):
-                end = line_end(text, i)
-                line = text[i:end].rstrip("\r\n")
-                i = end
-                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                    break
-            self.here_documents.append((start, i, lead, writes))
-        self.pending = []
-        return i
-
-    def _separator(self, i: int) -> int:
-        """Handles the separator at ``i``; answers where to go on."""
-        text, char, top = self.text, self.text[i], self.blocks[-1] if self.blocks else None
-        if text.startswith("<<", i) and not text.startswith("<<<", i) and not self._in_arithmetic(i):
-            return self._here_document(i)
-        if char in "<>":
-            self.writes |= char == ">"
-            self._next_command(statement=False)
-            return i + 1
-        if char == "(" and self.array is None and self.last_end == i and self.last_text.endswith("="):
-            self.array = self.last_text[:-1].removesuffix("+")  # NAME=( or NAME+=(
-            return i + 1
-        if self.array is not None and char == "\n":
-            return i + 1
-        self.array = None
-        if top and top.kind == "case" and top.patterns and char == ")":
-            top.patterns, top.arm = False, top.arm + 1
-        elif top and top.kind == "case" and text.startswith((";;", ";&"), i):
-            top.patterns = True  # the end of an arm: the patterns of the next one follow
-            i += 2 if text.startswith(";;&", i) else 1
-        self._next_command()
-        return i + 1
-
-    def _word(self, i: int) -> int:
-        text, n = self.text, len(self.text)
-        start, chars, expanded = i, [], False
-        while i < n and text[i] not in _BLANKS and text[i] not in _SEPARATORS:
-            char = text[i]
-            if char == "\\":
-                chars.append(text[i + 1 : i + 2].replace("\n", ""))
-                i += 2
-            elif char == "'":
-                end = find(text, "'", i + 1)
-                chars.append(text[i + 1 : end])
-                i = end + 1
-            elif char == '"':
-                i += 1
-                while i < n and text[i] != '"':
-                    if text[i] == "\\" and text[i + 1 : i + 2] in ('"', "\\", "$", "`", "\n"):
-                        chars.append(text[i + 1].replace("\n", ""))
-                        i += 2
-                    else:
-                        expanded |= text[i] in "$`"
-                        chars.append(text[i])
-                        i += 1
-                i += 1
-            else:
-                expanded |= char in "$`"
-                chars.append(char)
-                i += 1
-        end, word = min(i, n), "".join(chars)
-        self.last_end, self.last_text = end, word
-        if not self._reserved(word, text[start:end] == word):
-            arms = tuple((block.id, block.arm) for block in self.blocks if block.arm >= 0)
-            self.lead = self.lead or word
-            self.words.append(_Word(start, end, word, expanded, self.command, self.array, arms, self.lead))
-            self.command_start = False
-        return end
-
-    def split(self) -> list:
-        text, i, n = self.text, 0, len(self.text)
-        while i < n:
-            if text.startswith("\\\n", i):
-                i += 2
-            elif text[i] in _BLANKS:
-                i += 1
-            elif text[i] == "#":  # a comment runs up to the newline, which still ends the command
-                end = find(text, "\n", i)
-                if planning.IGNORE.match(text, i, end):
-                    self.ignored_lines.add(line_of(text, i))
-                i = end
-            elif text[i] in _SEPARATORS:
-                newline = text[i] == "\n"
-                i = self._separator(i)
-                if newline and self.pending:
-                    i = self._skip_bodies(i)
-            else:
-                i = self._word(i)
-        return self.words
-
-
-def split_words(text: str) -> list:
-    """The words of a shell script with their spans, commands, arrays and arms (see ``_Lexer``)."""
-    return _Lexer(text).split()
 
 
 @dataclasses.dataclass
 class _Launch:
     """A configuration of a script: the overrides of the rules' keys one launch receives."""
 
-    overrides: list  # (word, Hydra override), in the order Hydra applies them
+    overrides: list[tuple[shell_syntax.Word, _Override]]  # in the order Hydra applies them
     line: int  # the line of the command that launches it
 
 
@@ -290,7 +99,18 @@ def _arm_combinations(members: list, fixed: dict, line: int) -> list:
 
 _VARIABLE = re.compile(r"\$(?:(\w+)|\{(\w+)(?::?[-=]([^}$`]*))?\})")
 _ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)=(.*)", re.DOTALL)
-_PRINTERS = ("echo", "printf")
+# ``key=value`` that Hydra cannot parse (``key=$(…)``, ``key=$((N*2))``): the shell makes the value.
+_KEYED = re.compile(r"\+{0,2}([A-Za-z_][\w.\-/]*)=(.*)", re.DOTALL)
+_HERE = "a setting migrate acts on is here"
+
+
+@dataclasses.dataclass
+class _Override:
+    """A word read as a Hydra override of a key some rule reads."""
+
+    key: str
+    value: object
+    known: bool  # False where only the shell (or an interpolation) knows the value
 
 
 def _shell_values(text: str, words: list, value_text: str) -> tuple:
@@ -312,60 +132,167 @@ def _shell_values(text: str, words: list, value_text: str) -> tuple:
     return tuple(values)
 
 
-def _refuse_hidden(text: str, lexer: _Lexer, words: list, where: str) -> None:
-    """A rule's setting where no override can be read: in a word Hydra cannot parse, or in a
-    here-document that is not only printed; ``echo``/``printf`` text is left alone."""
+def _sets(text: str, start: int = 0, end: int | None = None):
+    """The first rule's setting in ``text[start:end]`` (its ``text_setting``), or None."""
+    end = len(text) if end is None else end
     for rule in planning.active():
-        for start, end, lead, writes in lexer.here_documents:
-            match = rule.text_setting.search(text, start, end)
-            line = match and line_of(text, match.start())
-            if match and not (lead in (*_PRINTERS, "cat") and not writes) and not _marked(lexer, line):
-                raise Refusal([line], f"{where} in a here-document: migrate it by hand")
-        for word in words:
+        match = rule.text_setting.search(text, start, end)
+        if match:
+            return match
+    return None
+
+
+def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set[str]) -> None:
+    """A part of the script bash's grammar could not read, where a rule's key or setting is (or an
+    array that holds one is expanded): what the launch there receives is not certain."""
+    needles = planning.needles()
+    references = [f"${{{name}[" for name in arrays] + [f"${name}" for name in arrays]
+    for start, end in script.unread:
+        region = text[start:end]
+        found = [region.find(needle) for needle in (*needles, *references) if needle in region]
+        setting = _sets(text, start, end)
+        found += [setting.start() - start] if setting else []
+        if found:
+            line = line_of(text, start + min(found))
+            if not planning.ignored(script.ignored_lines, [line]):
+                raise Refusal([line], f"{_HERE}, in a part bash's grammar cannot read: check it, or migrate it by hand")
+
+
+_EXPANSION = re.compile(r"\$\{?[!#]?(\w+)(\[[^]]*\])?([^}]*)\}?")
+
+
+def _refuse_partial_expansions(text: str, script: shell_syntax.Script, arrays: set[str]) -> None:
+    """An array that holds a rule's setting, expanded other than whole (``"${ARGS[@]}"``): ``$ARGS``
+    and ``${ARGS[0]}`` give one element, ``${ARGS[@]:1}`` a slice. Which settings the launch gets is
+    then not what the array says."""
+    if not arrays:
+        return
+    for word in script.words:
+        if word.printed == "shown" or "$" not in word.text:
+            continue
+        for match in _EXPANSION.finditer(word.text):
+            whole = match.group(2) in ("[@]", "[*]") and not match.group(3) and match.group(0)[1:2] == "{"
             line = line_of(text, word.start)
-            if rule.text_setting.search(word.text) and not _marked(lexer, line):
-                raise Refusal([line], f"{where} in a form migrate cannot read: migrate it by hand")
+            if match.group(1) in arrays and not whole and not planning.ignored(script.ignored_lines, [line]):
+                raise Refusal(
+                    [line],
+                    f"{match.group(0)} expands the array {match.group(1)}, which holds a setting migrate acts on, "
+                    'other than whole ("${NAME[@]}"): migrate it by hand',
+                )
 
 
-def _marked(lexer: _Lexer, line: int) -> bool:
-    return planning.ignored(lexer.ignored_lines, [line])
+def _refuse_here_documents(text: str, script: shell_syntax.Script) -> None:
+    """A rule's setting in a here-document that is not only printed for the user (a job script
+    written by ``cat > job.sh``, a script fed to ``bash`` or ``sbatch``)."""
+    for start, end, shown in script.here_documents:
+        match = None if shown else _sets(text, start, end)
+        line = match and line_of(text, match.start())
+        if match and not planning.ignored(script.ignored_lines, [line]):
+            raise Refusal([line], f"{_HERE} in a here-document: migrate it by hand")
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str):
+    """Hydra's override for ``text``, or None where Hydra cannot parse it. Hydra's parser costs about
+    a millisecond a word, and the words of a tree's launch scripts repeat: each is parsed once."""
+    from hydra.errors import HydraException
+
+    try:
+        return _hydra_parser().parse_override(text)
+    except HydraException:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _hydra_parser():
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    return OverridesParser.create()
+
+
+def _read(word) -> tuple[_Override | None, bool]:
+    """The override ``word`` gives a key some rule reads (else None), and whether Hydra could read
+    ``word`` at all. ``key=$(…)`` and other values only the shell can make are read as unknown."""
+    override = _parse(word.text)
+    if override is None:  # not an override: a command, a flag, a shell variable, or ``key=$(…)``
+        keyed = _KEYED.fullmatch(word.text)
+        if keyed and planning.reads(keyed.group(1)):
+            return _Override(keyed.group(1), keyed.group(2), False), True
+        return None, False
+    if override.is_delete() or not planning.reads(override.key_or_group):
+        return None, True
+    value = None if override.is_sweep_override() else override.value()
+    known = not (word.expanded or override.is_sweep_override() or "${" in str(value))
+    return _Override(override.key_or_group, value, known), True
+
+
+def _key_of(text: str) -> str:
+    """The key a word would set as an override (``+key@package=value``: ``key``)."""
+    return text.partition("=")[0].lstrip("+~").partition("@")[0]
+
+
+_BROKEN_CONTINUATION = re.compile(r"\\[ \t]+\n[ \t]*\Z")
+
+
+def _overrides(text: str, script: shell_syntax.Script) -> list[tuple[shell_syntax.Word, _Override]]:
+    """``(word, override)`` for each word that sets a key some rule reads; raises :class:`Refusal`
+    where a rule's setting is in a form migrate cannot read, or in text fed to a program."""
+    overrides = []
+    for word in script.words:
+        if word.printed == "shown":
+            continue
+        setting = _sets(word.text)
+        if not setting and not planning.reads(_key_of(word.text)):
+            continue  # neither a rule's key nor its setting: Hydra need not read it
+        line = line_of(text, word.start)
+        marked = planning.ignored(script.ignored_lines, [line])
+        if word.printed == "fed":
+            if setting and not marked:
+                where = "text given to a program (a file, a pipe, a command substitution, a here-string)"
+                raise Refusal([line], f"{_HERE} in {where}: migrate it by hand")
+            continue
+        override, readable = _read(word)
+        if not readable and setting and not marked:
+            raise Refusal([line], f"{_HERE} in a form migrate cannot read: migrate it by hand")
+        if override is None:
+            continue
+        if word.name and not marked and _BROKEN_CONTINUATION.search(text, max(0, word.start - 200), word.start):
+            raise Refusal(
+                [line - 1, line],
+                f"the \\ that ends the line above is followed by a blank, so bash runs {override.key} as a "
+                "command of its own and the launch never receives it: remove the blank",
+            )
+        if not override.known and setting and not marked and not _sets(f"{override.key}=$_"):
+            # The literal part of the value is what makes it a rule's setting (``tool=torch_memory$X``).
+            raise Refusal([line], f"{override.key}: the shell builds this value; write it literally or migrate by hand")
+        overrides.append((word, override))
+    return overrides
 
 
 def _configurations(text: str) -> list:
     """The configurations of a script as ``found`` settings (key -> :class:`planning.Found`), each
     with the line of the command that launches it, except those marked ``# verl-compat: ignore``."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-    from hydra.errors import HydraException
-
-    needles = planning.needles()
-    lexer = _Lexer(text)
-    parser, overrides, words, unreadable = OverridesParser.create(), [], lexer.split(), []
-    for word in words:
-        if word.lead in _PRINTERS or not any(needle in word.text for needle in needles):
-            continue  # Hydra's parser costs milliseconds a word; a launch script has dozens
-        try:
-            override = parser.parse_override(word.text)
-        except HydraException:  # not an override: a command, a flag, a shell variable
-            unreadable.append(word)
-            continue
-        if planning.reads(override.key_or_group) and not override.is_delete():
-            overrides.append((word, override))
-    _refuse_hidden(text, lexer, unreadable, "a setting migrate acts on is here")
+    script = shell_syntax.read(text)
+    _refuse_unread(text, script, set())
+    _refuse_here_documents(text, script)
+    overrides = _overrides(text, script)
+    arrays = {word.array for word, _ in overrides if word.array}
+    _refuse_unread(text, script, arrays)
+    _refuse_partial_expansions(text, script, arrays)
     configs = []
-    for launch in _launches(text, overrides, words):
+    for launch in _launches(text, overrides, script.words):
         found = {}
         for word, override in launch.overrides:
-            value = None if override.is_sweep_override() else override.value()
-            known = not (word.expanded or override.is_sweep_override() or "${" in str(value))
-            shell_values = () if known else _shell_values(text, words, word.text.partition("=")[2])
-            planning.add(found, override.key_or_group, value, known, line_of(text, word.start), word, shell_values)
+            shell_values = () if override.known else _shell_values(text, script.words, word.text.partition("=")[2])
+            line = line_of(text, word.start)
+            planning.add(found, override.key, override.value, override.known, line, word, shell_values)
         lines = [launch.line, *(line for setting in found.values() for line in setting.lines)]
-        if not planning.ignored(lexer.ignored_lines, lines):
+        if not planning.ignored(script.ignored_lines, lines):
             configs.append((found, launch.line))
     return configs
 
 
-def _word_edit(text: str, word: _Word, new: list) -> tuple:
+def _word_edit(text: str, word: shell_syntax.Word, new: list[str]) -> tuple[int, int, str]:
     """The edit that puts the overrides ``new`` where ``word`` is, keeping the one-override-a-line
     layout of launch scripts (``\\`` continuations) and bash arrays."""
     line_start = text.rfind("\n", 0, word.start) + 1
@@ -424,6 +351,12 @@ def _edits(text: str, found: dict, edits: list) -> list:
                 write(word, edit.new_key, found[edit.key].value)
         elif isinstance(edit, Rename):
             for word in places:
+                if edit.key not in overrides(word)[0]:  # ``a."b".c=…``: quotes or escapes inside the key
+                    raise Refusal(
+                        [line_of(text, word.start)],
+                        f"{edit.key} is spelled with quotes or escapes inside it, which migrate does not rewrite: "
+                        "write the key plainly or migrate by hand",
+                    )
                 overrides(word)[:] = [_renamed(overrides(word)[0], edit.key, edit.new_key, edit.added)]
             renamed[edit.new_key] = edit.key
         elif places:

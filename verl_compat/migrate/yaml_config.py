@@ -1,12 +1,18 @@
-"""YAML configs: ruamel.yaml finds the entries (node positions), and only their lines change.
+"""YAML configs: a parser finds the entries (node positions), and only their lines change.
 
 The text is edited rather than re-dumped: a round-trip dump rewrites verl's ``False`` as ``false``
 and re-indents sequences. New keys go at the end of their mapping (created if missing); an entry a
-new key replaces hands it its value as written and its comments. ruamel.yaml is imported only when
-a document is the business of some rule.
+new key replaces hands it its value as written and its comments. A document is parsed only when it
+is the business of some rule (its ``yaml_setting``), by libyaml (PyYAML's C parser, which OmegaConf
+reads configs with: a 35 KB trainer config in about 4 ms, where ruamel.yaml's pure-Python parser
+takes about 100 ms) with the values read by ruamel.yaml's YAML 1.1 rules, as before; by ruamel.yaml
+alone where libyaml is missing, cannot take the text (bytes that are not UTF-8) or rejects it.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
 
 from ..rewrite import Refusal, Rename, Set
 from . import planning, rules
@@ -29,32 +35,29 @@ def migrate_yaml(text: str, options) -> str:
 
 def _read(text: str) -> tuple:
     """The settings of the rules' keys, the mappings on their paths and the entry holding each of
-    those mappings (``path -> (key node, mapping, parent mapping)``), with ruamel.yaml's node positions."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-    from ruamel.yaml.nodes import MappingNode, ScalarNode
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.version = (1, 1)  # OmegaConf reads YAML 1.1 (yes/no are booleans)
-    try:
-        root = yaml.compose(text)
-    except YAMLError as error:
-        raise Unreadable(" ".join(str(error).split())) from None
+    those mappings (``path -> (key node, mapping, parent mapping)``), with the nodes' positions."""
+    root, construct = _compose(text)
     found, mappings, parents = {}, {"": root}, {}
-    if not isinstance(root, MappingNode):
+    if root is None or root.id != "mapping":
         return found, mappings, parents
 
     def walk(mapping, prefix):
         for key_node, value_node in mapping.value:
-            if not isinstance(key_node, ScalarNode):
+            if key_node.id != "scalar":
                 continue
             key = prefix + str(key_node.value)
-            if isinstance(value_node, MappingNode) and planning.on_path(key):
+            where = prefix[:-1]
+            if key_node.value == "<<" and (planning.on_path(where) or planning.reads(where)):
+                raise Refusal(
+                    [key_node.start_mark.line + 1],
+                    f"a merge key (<<) in {where or 'the document'}, where migrate reads keys: migrate it by hand",
+                )
+            if value_node.id == "mapping" and planning.on_path(key):
                 mappings[key] = value_node
                 parents[key] = (key_node, value_node, mapping)
                 walk(value_node, key + ".")
             elif planning.reads(key):
-                value = yaml.constructor.construct_object(value_node, deep=True)
+                value = construct(value_node)
                 line = key_node.start_mark.line + 1
                 planning.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
             elif planning.on_path(key):
@@ -62,6 +65,77 @@ def _read(text: str) -> tuple:
 
     walk(root, "")
     return found, mappings, parents
+
+
+def _compose(text: str) -> tuple[object, Callable[[object], object]]:
+    """The document's root node and a function that reads a node's value (YAML 1.1, as OmegaConf)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    ruamel = YAML(typ="safe", pure=True)
+    ruamel.version = (1, 1)  # OmegaConf reads YAML 1.1 (yes/no are booleans)
+    root = _compose_in_c(text)
+    if root is None:
+        try:
+            root = ruamel.compose(text)
+        except YAMLError as error:
+            raise Unreadable(" ".join(str(error).split())) from None
+        return root, lambda node: _construct(ruamel, node)
+    return root, lambda node: _construct(ruamel, _as_ruamel(text, node, ruamel.resolver, {}))
+
+
+def _compose_in_c(text: str):
+    """libyaml's node tree of ``text``, or None where libyaml is missing, cannot take the text or
+    rejects it (ruamel.yaml then decides, and words the error)."""
+    try:
+        import yaml
+
+        loader, source = yaml.CSafeLoader, text.encode("utf-8")
+    except (ImportError, AttributeError, UnicodeEncodeError):
+        return None
+    try:
+        return yaml.compose(source, Loader=loader)
+    except yaml.YAMLError:
+        return None
+
+
+def _construct(ruamel, node):
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return ruamel.constructor.construct_object(node, deep=True)
+    except YAMLError as error:
+        raise Unreadable(" ".join(str(error).split())) from None
+
+
+def _as_ruamel(text: str, node, resolver, seen: dict[int, object]):
+    """A libyaml node as ruamel.yaml's, its plain scalars tagged by ruamel.yaml's YAML 1.1 rules
+    (libyaml's differ: ``1e-6`` is a float and ``n`` a boolean there), so values read as before."""
+    from ruamel.yaml import nodes
+
+    if id(node) in seen:  # an alias: the same node again
+        return seen[id(node)]
+    marks = {"start_mark": node.start_mark, "end_mark": node.end_mark}
+    if node.id == "scalar":
+        tag = node.tag
+        if not node.style and not _tagged(text, node):
+            tag = resolver.resolve(nodes.ScalarNode, node.value, (True, False))
+        new = seen[id(node)] = nodes.ScalarNode(tag, node.value, style=node.style or None, **marks)
+    elif node.id == "sequence":
+        new = seen[id(node)] = nodes.SequenceNode(node.tag, [], flow_style=node.flow_style, **marks)
+        new.value = [_as_ruamel(text, item, resolver, seen) for item in node.value]
+    else:
+        new = seen[id(node)] = nodes.MappingNode(node.tag, [], flow_style=node.flow_style, **marks)
+        new.value = [(_as_ruamel(text, k, resolver, seen), _as_ruamel(text, v, resolver, seen)) for k, v in node.value]
+    return new
+
+
+_TAGGED = re.compile(r"(?:&\S+\s+)*!")
+
+
+def _tagged(text: str, node) -> bool:
+    """Whether the node's properties (``&anchor``, ``!tag``), where its position starts, name a tag."""
+    return _TAGGED.match(text, node.start_mark.index) is not None
 
 
 def _value_edit(text: str, key_node, value_node, new: str, through: str = "") -> tuple:
@@ -84,12 +158,12 @@ def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -
         if isinstance(edit, Set):
             value = format_value(edit.value, ", ", lower)
             if edit.key in found:
-                key_node, value_node, _ = found[edit.key].places[0]
+                key_node, value_node, _ = _place(found, edit.key)
                 changes.append(_value_edit(text, key_node, value_node, value))
             else:
                 fresh[edit.key] = ([], value, "")
             continue
-        key_node, value_node, mapping = found[edit.key].places[0]
+        key_node, value_node, mapping = _place(found, edit.key)
         new_key = edit.new_key if isinstance(edit, Rename) else None
         value_text, comments = text[value_node.start_mark.index : value_node.end_mark.index], []
         inline_comment = _inline_comment(text, value_node)
@@ -106,7 +180,7 @@ def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -
             removed.setdefault(edit.key.rpartition(".")[0], []).append(change)
             changes.append(change)
         if new_key in found:  # the value as written, so its quoting stays
-            target_key, target_value, _ = found[new_key].places[0]
+            target_key, target_value, _ = _place(found, new_key)
             kept = "" if _inline_comment(text, target_value) else inline_comment
             changes.append(_value_edit(text, target_key, target_value, value_text + kept))
         elif new_key:
@@ -114,6 +188,17 @@ def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -
     receiving = {_insertion_path(key, mappings) for key in fresh}  # not emptied: a new key goes there
     changes = _without_emptied(text, changes, mappings, parents, removed, receiving)
     return splice(text, changes + _yaml_inserts(text, mappings, fresh))
+
+
+def _place(found: dict[str, planning.Found], key: str) -> tuple[object, object, object]:
+    """Where ``key`` is set, to edit: ``(key node, value node, mapping)``. A value that is an alias
+    (``tool: *memory``) is the anchor's node, elsewhere in the file: editing it would edit the
+    anchor's key too."""
+    key_node, value_node, mapping = found[key].places[0]
+    if value_node.start_mark.index < key_node.end_mark.index:
+        line = key_node.start_mark.line + 1
+        raise Refusal([line], f"{key} takes its value from an alias (*name): migrate it by hand")
+    return key_node, value_node, mapping
 
 
 def _insertion_path(key: str, mappings: dict) -> str:
@@ -143,9 +228,7 @@ def _remove_whole(text: str, changes: list, path: str, parents: dict, removed: d
 
 def _yaml_entry_end(text: str, key_node, value_node) -> int:
     """Just past the newline that ends the entry ``key_node: value_node``."""
-    from ruamel.yaml.nodes import CollectionNode
-
-    while isinstance(value_node, CollectionNode) and not value_node.flow_style and value_node.value:
+    while value_node.id != "scalar" and not value_node.flow_style and value_node.value:
         last = value_node.value[-1]
         key_node, value_node = last if isinstance(last, tuple) else (key_node, last)
     start, end = value_node.start_mark.index, value_node.end_mark.index
@@ -154,9 +237,7 @@ def _yaml_entry_end(text: str, key_node, value_node) -> int:
 
 
 def _block_mapping(node, path: str):
-    from ruamel.yaml.nodes import MappingNode
-
-    if not isinstance(node, MappingNode) or node.flow_style or not node.value:
+    if node.id != "mapping" or node.flow_style or not node.value:
         raise Refusal(
             [node.start_mark.line + 1],
             f"{path or 'the document'} is not a block-style mapping, the only kind migrate edits: migrate it by hand",

@@ -7,14 +7,94 @@ successor it has, so the migrated file says in that verl's keys exactly what the
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import hashlib
+import json
+import os
 import re
+import tempfile
+from pathlib import Path
 
-from ...rewrite import Delete, Refusal, Rename, Rule, Set
+from ... import _version, probes
+from ...rewrite import Delete, Refusal, Rename, Rule, Set, Setting
 from . import installed, translate
 from .table import ROWS
 
 _KEY_ROWS = tuple(row for row in ROWS if not row.group)
 _GROUPS = tuple(row.old for row in ROWS if row.group)
+
+
+@dataclasses.dataclass(frozen=True)
+class _InstalledKeys:
+    """What the rule asks of the installed verl's config (:class:`.installed.InstalledProbe`), as the
+    key paths of its composed trainer configs: every path ``translate.node_at`` reaches, and the
+    empty dicts any key may go into."""
+
+    paths: frozenset[str]
+    free_form: frozenset[str]
+    folder: Path
+
+    def has_key(self, path: str) -> bool:
+        return path in self.paths
+
+    def is_free_form(self, path: str) -> bool:
+        return path in self.free_form
+
+    def has_option(self, group: str, option: str) -> bool:
+        return (self.folder / group / f"{option}.yaml").is_file()
+
+
+@functools.lru_cache(maxsize=None)
+def _probe() -> _InstalledKeys | None:
+    """The installed verl's keys, kept between runs: composing its trainer configs with Hydra costs
+    about half a second of CPU, most of a ``--check`` over a checkout (a pre-commit run pays it on
+    every commit). Kept in the user's cache folder under a fingerprint of verl's config folder (each
+    file's path, size and time) and verl-compat's version; a cache that cannot be read or written is
+    passed over. None where verl is not installed."""
+    folder = probes.verl_config_dir()
+    if folder is None or not folder.is_dir():
+        return None
+    fingerprint = hashlib.sha256(f"{_version.__version__}\n{folder.resolve()}".encode())
+    for path in sorted(folder.rglob("*.yaml")):
+        stat = path.stat()
+        fingerprint.update(f"\n{path.relative_to(folder)} {stat.st_size} {stat.st_mtime_ns}".encode())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "verl-compat")
+    kept = cache / f"config-keys-{fingerprint.hexdigest()[:24]}.json"
+    try:
+        known = json.loads(kept.read_text())
+        return _InstalledKeys(frozenset(known["paths"]), frozenset(known["free_form"]), folder)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    probe = installed.probe()
+    if probe is None:
+        return None
+    paths, free_form = set(), set()
+    for config in probe.configs:
+        _walk_keys(config, "", paths, free_form)
+    temporary = None
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=cache, suffix=".tmp", delete=False) as file:
+            temporary = Path(file.name)
+            json.dump({"paths": sorted(paths), "free_form": sorted(free_form)}, file)
+        os.replace(temporary, kept)  # whole or not at all: runs in parallel (pre-commit) read it
+    except OSError:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+    return _InstalledKeys(frozenset(paths), frozenset(free_form), folder)
+
+
+def _walk_keys(node, prefix: str, paths: set[str], free_form: set[str]) -> None:
+    from omegaconf import DictConfig
+
+    if not isinstance(node, DictConfig) or node._is_missing() or node._is_none():
+        return
+    if prefix and not node.keys():
+        free_form.add(prefix[:-1])
+    for key in node.keys():
+        paths.add(f"{prefix}{key}")
+        _walk_keys(node._get_node(key), f"{prefix}{key}.", paths, free_form)
 
 
 class _OldPathInYaml:
@@ -32,7 +112,9 @@ class _OldPathInYaml:
     _flow = re.compile(r"\{(?<!\$\{)[ \t]*[^\s}]")  # ``{a: 1}``, not ``${oc.select:…}``
     _alias = re.compile(r":[ \t]+\*")
     _merge = re.compile(r"<<[ \t]*:")
-    _entry = re.compile(r"^( *)(?:'([^'\n]+)'|\"([^\"\n]+)\"|([^\s#'\"\-?{}\[\]][^:#\n]*?))[ \t]*:(?=[ \t]|$)", re.MULTILINE)
+    _entry = re.compile(
+        r"^( *)(?:'([^'\n]+)'|\"([^\"\n]+)\"|([^\s#'\"\-?{}\[\]][^:#\n]*?))[ \t]*:(?=[ \t]|$)", re.MULTILINE
+    )
     _old = frozenset((*_GROUPS, *(row.old for row in _KEY_ROWS)))
     _inner = frozenset(path.rsplit(".", n)[0] for path in _old for n in range(1, path.count(".") + 1))
 
@@ -61,6 +143,43 @@ class _OldPathInYaml:
         )
 
 
+class _OldKeyInText:
+    """The rule's ``text_setting``: an old key set with ``=`` (``critic.model.fsdp_config.x=…``, a
+    group's old option ``model_engine=mindspeed``) in text migrate cannot read as an override (a
+    quoted variable, an ``eval`` string, a here-document fed to a program), where the installed verl
+    lacks it: there it is refused, for the user to migrate by hand, never passed over. Every dotted
+    key set in the text is looked up in the table's index (one regular expression of 146 old paths
+    would cost more than the launch scripts of a checkout)."""
+
+    _dotted = re.compile(r"(?<![\w.$])\+{0,2}([A-Za-z_][\w-]*(?:\.[\w-]+)+)[\"']?[ \t]*=")
+    _options = re.compile(
+        r"(?<![\w.$])(%s)=[\"']?(%s)(?![\w-])"
+        % (
+            "|".join(re.escape(group) for group in sorted(set(_GROUPS), key=len, reverse=True)),
+            "|".join(re.escape(str(option)) for row in ROWS if row.group for option, _ in row.values) or "(?!)",
+        )
+    )
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None):
+        return next(self._found(text, pos, len(text) if endpos is None else endpos), None)
+
+    def finditer(self, text: str):
+        return self._found(text, 0, len(text))
+
+    def _found(self, text: str, pos: int, endpos: int):
+        if "=" not in text:
+            return
+        for match in self._dotted.finditer(text, pos, endpos):
+            row = translate.row_for(match.group(1), _KEY_ROWS)
+            probe = _probe() if row is not None else None
+            if row is not None and (probe is None or translate.applies(row, probe, ROWS)):
+                yield match
+        for match in self._options.finditer(text, pos, endpos):
+            probe = _probe()
+            if probe is None or not probe.has_option(match.group(1), match.group(2)):
+                yield match
+
+
 class OldKeysToInstalledVerl(Rule):
     """Trainer-config keys verl renamed or removed, in the installed verl's own keys: a renamed or
     moved key goes to its successor (values mapped), a dropped one is deleted, a removed one is
@@ -72,17 +191,20 @@ class OldKeysToInstalledVerl(Rule):
     subtrees = tuple(dict.fromkeys(path for row in _KEY_ROWS for path in (row.old, row.new) if path))
     mentions = tuple(dict.fromkeys((*(row.old for row in _KEY_ROWS), *(f"{group}=" for group in _GROUPS))))
     yaml_setting = _OldPathInYaml()
+    text_setting = _OldKeyInText()
 
     def concerns(self, settings: dict) -> bool:
-        """An old key is set that the installed verl lacks (or verl is not there to say)."""
-        old = _old(settings)
+        """An old key is set that the installed verl lacks (or verl is not there to say). A
+        ``_target_`` entry is verl's own binding of a mapping to its dataclass, never a user's
+        setting: alone it concerns nothing."""
+        old = {key: setting for key, setting in _old(settings).items() if not _is_binding(key)}
         if not old:
             return False
-        probe = installed.probe()
+        probe = _probe()
         return probe is None or any(_lacks(key, old[key], probe) for key in old)
 
     def plan(self, settings: dict, options) -> list:
-        probe = installed.probe()
+        probe = _probe()
         old = _old(settings)
         if probe is None:
             raise Refusal(
@@ -90,10 +212,32 @@ class OldKeysToInstalledVerl(Rule):
                 "verl is not installed here, and which of these keys to rewrite depends on the verl "
                 "release the launch runs: run migrate with that verl's Python",
             )
-        edits = []
-        for key, setting in old.items():
-            edits += _edits(key, setting, settings, probe)
+        own = {key: [] if _is_binding(key) else _edits(key, setting, settings, probe) for key, setting in old.items()}
+        emptied = {edit.key.rpartition(".")[0] for edits in own.values() for edit in edits if not isinstance(edit, Set)}
+        edits = []  # in the file's order: a binding stays first in the mapping it moves with
+        for key in old:
+            if _is_binding(key) and key.rpartition(".")[0] in emptied:
+                edits += _binding_edits(key, settings, probe)
+            else:
+                edits += own[key]
         return edits
+
+
+def _is_binding(key: str) -> bool:
+    return key.rpartition(".")[2] == "_target_"
+
+
+def _binding_edits(key: str, settings: dict[str, Setting], probe: _InstalledKeys) -> list[Delete | Rename]:
+    """A mapping's ``_target_`` goes where its entries go: along with them to the successor, or
+    away where the successor has its own binding (which stays: never a conflict) or the entries are
+    dropped."""
+    row = translate.row_for(key, _KEY_ROWS)
+    if row is None or not translate.applies(row, probe, ROWS):
+        return []
+    if row.kind in ("dropped", "removed"):
+        return [Delete(key)]
+    _, new_key = translate.resolve(row, key, probe, ROWS)
+    return [Delete(key)] if new_key in settings else [Rename(key, new_key, added=not probe.has_key(new_key))]
 
 
 def _old(settings: dict) -> dict:

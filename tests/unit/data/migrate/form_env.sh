@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Environment set for the launch alone: `env VAR=1 …` and `VAR=1 …`.
+env CUDA_VISIBLE_DEVICES=0,1 HYDRA_FULL_ERROR=1 python -m verl.trainer.main_ppo \
+    actor_rollout_ref.actor.profiler.tool=torch_memory \
+    trainer.total_training_steps=2
+VLLM_USE_V1=1 python -m verl.trainer.main_ppo actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Every quoting style bash has, on the keys migrate reads: '…', "…", $'…', $"…" and backslashes.
+python3 -m verl.trainer.main_ppo \
+    'global_profiler.tool=torch_memory' \
+    global_profiler.steps=[1,2,3] \
+    actor_rollout_ref.actor.profiler.enable=True \
+    global_profiler.save_path="/scratch/it's mine" \
+    $'trainer.total_training_steps=\x33' \
+    $"trainer.project_name=quoted" \
+    actor_rollout_ref.actor.profiler.ranks=\[0,1\] \
+    data.train_files="$HOME/data/train.parquet"

@@ -24,6 +24,7 @@ logger = logging.getLogger("verl_compat")
 # ones wrote, and the others read a config in the installed verl's keys.
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
+    "verl_compat.fixes.old_imports",
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",
     "verl_compat.propagation",

@@ -391,7 +391,7 @@ ROWS: tuple[Row, ...] = (
     Row("verl.utils.npu_utils", "moved", "verl.utils.npu_flash_attn_utils", "0.7.0", "verl#4123 (21f25628)"),
     Row("verl.utils.reward_score.math", "moved", "verl.utils.reward_score.math_reward", "0.6.0", "verl#3378 (f346f96d)"),
     Row("verl.utils.rollout_skip", "removed", None, "0.9.0", "verl#6097 (266fdced)",
-        "replaced by the SkipManager schemes of verl.utils.skip (config skip.rollout.*); see the RolloutSkip row"),
+        "replaced by the SkipManager schemes of verl.utils.skip (config skip.rollout.*)"),
     Row("verl.utils.vllm_utils", "moved", "verl.utils.vllm.utils", "0.6.0", "verl#2782 (bf89f612)"),
     Row("verl.workers.actor", "removed", None, "0.8.0", "verl#6067 (044bbba2)",
         "the legacy actor/critic classes went with the legacy workers: the model engines (verl.workers.engine.*, driven by verl.workers.engine_workers.TrainingWorker) compute log-probs and values, the losses are in verl.workers.utils.losses (ppo_loss, value_loss); there is no drop-in class"),

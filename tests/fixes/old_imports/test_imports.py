@@ -1,0 +1,330 @@
+"""Old import paths on the installed verl, in this process: moved ones give the very same object with
+one warning per path, removed and replaced ones raise ``RemovedFromVerlError`` naming the release, the
+change and what to do, and everything verl has is left as it is.
+
+Every expectation is decided by probing the installed verl (``installed.has``: its files), never by
+its version: a path this release still has must import as it always did.
+"""
+
+import importlib
+import importlib.util
+import logging
+import sys
+import threading
+
+import pytest
+
+import verl_compat
+from verl_compat import importing, probes
+from verl_compat.fixes.old_imports import RemovedFromVerlError, RemovedModuleError, installed, resolve, runtime
+from verl_compat.fixes.old_imports.table import ROWS
+
+# Paths of verl's own old examples and recipes (benchmarks/data/old_imports.jsonl), each a kind of row.
+MOVED_NAME = ("verl.trainer.main_ppo", "create_rl_sampler")  # a name that left a module that stays
+MOVED_MODULE = ("verl.utils.reward_score.math", None)  # a renamed module
+MOVED_FROM_STUB = ("verl.workers.sharding_manager.fsdp_ulysses", "FSDPUlyssesShardingManager")
+REPLACED_NAME = ("verl.workers.fsdp_workers", "ActorRolloutRefWorker")
+REMOVED_NAME = ("verl.trainer.ppo.reward", "compute_reward")
+REMOVED_MODULE = ("verl.workers.megatron_workers", None)
+
+
+def fate(module: str, name: str | None):
+    """What the table says of the path on this verl, read from its files."""
+    return resolve.fate(module, name, installed.has)
+
+
+def met_first(module: str, name: str | None) -> resolve.Fate | None:
+    """The fate an import of the path meets first: Python imports each parent package before the
+    module, so a removed package speaks for everything under it."""
+    parts = module.split(".")
+    for end in range(2, len(parts) + (name is not None)):
+        found = fate(".".join(parts[:end]), None)
+        if found is not None and found.kind in ("removed", "replaced"):
+            return found
+    if name is not None and not installed.has(module) and fate(module, None) is None:
+        return None  # a module this verl never shipped (added later, or not in its wheel)
+    return fate(module, name)
+
+
+def applies(path: tuple, kind: str) -> resolve.Fate:
+    found = fate(*path)
+    if found is None or found.kind != kind:
+        pytest.skip(f"{path} is not {kind} on this verl ({found and found.kind}): it imports as it is")
+    return found
+
+
+def new_home(found: resolve.Fate):
+    module, _, name = found.target.partition(":")
+    imported = importlib.import_module(module)
+    return getattr(imported, name) if name else imported
+
+
+@pytest.fixture
+def fresh(shim):
+    """verl-compat freshly activated, the old paths of earlier tests out of ``sys.modules``."""
+    for name in [name for name in sys.modules if importing.status()["stand_ins"].get(name)]:
+        del sys.modules[name]
+    yield shim
+
+
+def test_a_moved_name_is_the_same_object_in_every_import_form(fresh, shim_warnings):
+    found = applies(MOVED_NAME, "moved")
+    target = new_home(found)
+    module = importlib.import_module(MOVED_NAME[0])
+    from verl.trainer.main_ppo import create_rl_sampler
+
+    assert create_rl_sampler is target
+    assert module.create_rl_sampler is target
+    assert getattr(module, "create_rl_sampler") is target
+    assert shim_warnings() == [found.message()], "one warning per path per process"
+    assert "Write instead: from verl.trainer.ppo.utils import create_rl_sampler" in found.message()
+
+
+def test_a_moved_module_is_the_same_module_in_every_import_form(fresh, shim_warnings):
+    found = applies(MOVED_MODULE, "moved")
+    target = new_home(found)
+    import verl.utils.reward_score.math
+
+    assert verl.utils.reward_score.math is target
+    assert importlib.import_module("verl.utils.reward_score.math") is target
+    from verl.utils.reward_score import math
+
+    assert math is target
+    assert sys.modules["verl.utils.reward_score.math"] is target
+    assert shim_warnings() == [found.message()]
+    assert found.message().endswith("Write instead: import verl.utils.reward_score.math_reward")
+
+
+def test_a_stub_module_gives_its_moved_names(fresh, shim_warnings):
+    found = applies(MOVED_FROM_STUB, "moved")
+    from verl.workers.sharding_manager.fsdp_ulysses import FSDPUlyssesShardingManager
+
+    assert FSDPUlyssesShardingManager is new_home(found)
+    import verl.workers.sharding_manager.fsdp_ulysses as stub
+
+    assert importing.is_stub(stub) and stub.FSDPUlyssesShardingManager is FSDPUlyssesShardingManager
+    assert shim_warnings() == [found.message()]
+    with pytest.raises(AttributeError):
+        stub.__wrapped__  # dunder names are never asked of the table
+
+
+def test_a_replaced_name_raises_what_to_do(fresh):
+    found = applies(REPLACED_NAME, "replaced")
+    with pytest.raises(RemovedFromVerlError) as caught:
+        from verl.workers.fsdp_workers import ActorRolloutRefWorker  # noqa: F401
+    assert str(caught.value) == found.message()
+    assert str(caught.value).startswith(
+        "verl-compat: verl.workers.fsdp_workers.ActorRolloutRefWorker was replaced in verl 0.8.0 (verl#6067 (044bbba2))"
+        " by verl.workers.engine_workers.ActorRolloutRefWorker, which has another contract: "
+    )
+    assert caught.value.name == "verl.workers.fsdp_workers"
+
+
+def test_a_removed_name_raises_and_old_guards_still_catch_it(fresh):
+    found = applies(REMOVED_NAME, "removed")
+    with pytest.raises(RemovedFromVerlError, match="verl#5237") as caught:
+        from verl.trainer.ppo.reward import compute_reward  # noqa: F401
+    assert str(caught.value) == found.message()
+    try:
+        from verl.trainer.ppo.reward import compute_reward  # noqa: F401,F811
+    except ImportError:
+        guarded = True
+    assert guarded
+
+
+def test_attribute_access_answers_hasattr_and_getattr_with_a_default(fresh):
+    """``hasattr`` and ``getattr(module, name, None)`` are how old code probes a release: they answer
+    False and the default, and plain attribute access says what happened."""
+    found = applies(REMOVED_NAME, "removed")
+    reward = importlib.import_module(REMOVED_NAME[0])
+    assert not hasattr(reward, "compute_reward")
+    assert getattr(reward, "compute_reward", "default") == "default"
+    with pytest.raises(AttributeError) as caught:
+        reward.compute_reward
+    assert str(caught.value) == found.message()
+
+
+def test_a_removed_module_raises_and_old_guards_still_catch_it(fresh):
+    found = applies(REMOVED_MODULE, "removed")
+    with pytest.raises(RemovedModuleError) as caught:
+        import verl.workers.megatron_workers  # noqa: F401
+    assert str(caught.value) == found.message() and caught.value.name == "verl.workers.megatron_workers"
+    with pytest.raises(RemovedModuleError):
+        importlib.import_module("verl.workers.megatron_workers")
+    with pytest.raises(RemovedModuleError):
+        from verl.workers import megatron_workers  # noqa: F401
+    try:
+        import verl.workers.megatron_workers  # noqa: F401,F811
+    except ModuleNotFoundError:
+        guarded = True
+    assert guarded
+
+
+def test_find_spec_probes_see_what_verl_ships(fresh):
+    """A feature probe of the installed verl (verl-compat's own among them) is not answered by the
+    hook: an old module stays absent for ``importlib.util.find_spec``."""
+    for module, _ in (MOVED_MODULE, REMOVED_MODULE, ("verl.trainer.main_ppo_sync", None)):
+        if fate(module, None) is not None:
+            assert importlib.util.find_spec(module) is None
+    assert probes.has_sync_trainer() == installed.has("verl.trainer.main_ppo_sync")
+
+
+def test_a_module_verl_has_is_untouched(fresh):
+    """A module outside the table: its namespace is the very same before and after old imports."""
+    import verl.protocol
+
+    before = dict(vars(verl.protocol))
+    for path in (MOVED_NAME, MOVED_MODULE, REMOVED_NAME):
+        try:
+            module = importlib.import_module(path[0])
+            if path[1]:
+                getattr(module, path[1], None)
+        except ImportError:
+            pass
+    after = dict(vars(verl.protocol))
+    assert after.keys() == before.keys() and all(after[key] is before[key] for key in before)
+    assert "verl.protocol" not in importing.status()["module_getattr"]
+
+
+def test_deactivate_restores_exactly_what_was_there(fresh):
+    main_ppo = importlib.import_module(MOVED_NAME[0])
+    before = dict(vars(main_ppo))
+    before.pop("__getattr__", None)
+    if fate(*MOVED_MODULE) is not None:
+        import verl.utils.reward_score.math  # noqa: F401
+    assert importing.status()["finder"]
+    verl_compat.deactivate()
+    assert importing.status() == {"finder": False, "module_getattr": [], "stand_ins": {}}
+    assert "__getattr__" not in vars(main_ppo)
+    assert dict(vars(main_ppo)).keys() == before.keys()
+    assert "verl.utils.reward_score.math" not in sys.modules
+    assert not hasattr(importlib.import_module("verl.utils.reward_score"), "math")
+
+
+def test_baseline_without_the_shim_an_old_path_is_a_bare_error(no_shim):
+    if fate(*MOVED_MODULE) is None:
+        pytest.skip("this verl still has the old module")
+    with pytest.raises(ModuleNotFoundError) as caught:
+        importlib.import_module("verl.utils.reward_score.math")
+    assert not isinstance(caught.value, RemovedFromVerlError) and "verl-compat" not in str(caught.value)
+
+
+def test_a_fault_in_the_fix_never_breaks_an_import(fresh, monkeypatch, caplog):
+    """The fix's resolve logic fails: every import fails exactly as it would without verl-compat
+    (``except ImportError`` still catches it), other imports are untouched, the fault is logged once."""
+
+    def broken(*args):
+        raise RuntimeError("injected fault in the old_imports resolve logic")
+
+    monkeypatch.setattr(resolve, "fate", broken)
+    with caplog.at_level(logging.ERROR, logger="verl_compat"):
+        for _ in range(2):
+            with pytest.raises(ImportError) as caught:
+                importlib.import_module("verl.utils.reward_score.math")
+            assert type(caught.value) is ModuleNotFoundError
+            with pytest.raises(ImportError) as caught:
+                from verl.trainer.ppo.reward import compute_reward  # noqa: F401
+            assert not isinstance(caught.value, RemovedFromVerlError)
+            import json  # noqa: F401
+            import verl.protocol  # noqa: F401
+    failures = [r.getMessage() for r in caplog.records if "fix 'old_imports' failed" in r.getMessage()]
+    assert len(failures) == 2  # one per hook (resolve_module, resolve_name), logged once each
+    assert verl_compat.status()["fixes"]["old_imports"]["errors"] == {"resolve_module": 2, "resolve_name": 2}
+
+
+def test_threads_importing_a_moved_name_at_once_get_one_object_and_one_warning(fresh, shim_warnings):
+    found = applies(MOVED_NAME, "moved")
+    barrier, results = threading.Barrier(8), []
+
+    def load():
+        barrier.wait()
+        from verl.trainer.main_ppo import create_rl_sampler
+
+        results.append(create_rl_sampler)
+
+    threads = [threading.Thread(target=load) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 8 and all(result is new_home(found) for result in results)
+    assert shim_warnings() == [found.message()]
+
+
+def test_status_lists_what_this_process_met(fresh):
+    found = fate(*MOVED_NAME)
+    getattr(importlib.import_module(MOVED_NAME[0]), MOVED_NAME[1])
+    entry = verl_compat.status()["fixes"]["old_imports"]
+    if found is not None:
+        assert entry["imports"][found.dotted] == "moved" and entry["import_counts"]["moved"] >= 1
+    assert verl_compat.status()["imports"]["finder"]
+    assert "verl.trainer.main_ppo" in verl_compat.status()["imports"]["module_getattr"]
+
+
+def _import(module: str, name: str | None) -> object:
+    try:
+        got = importlib.import_module(module)
+        return getattr(got, name) if name else got
+    except Exception as exc:
+        return exc
+
+
+def _existing_parent_fails(module: str) -> Exception | None:
+    """The error of the first package above ``module`` that this verl has but cannot import here
+    (``verl.models.mcore`` needs Megatron): an import under it meets that error first, as it is."""
+    parts = module.split(".")
+    for end in range(2, len(parts) + 1):
+        package = ".".join(parts[:end])
+        if installed.has(package):
+            got = _import(package, None)
+            if isinstance(got, Exception):
+                return got
+    return None
+
+
+def _same_error(got: object, error: Exception, attribute: bool) -> bool:
+    """An import meets ``error`` itself; attribute access an AttributeError with its words."""
+    kind = AttributeError if attribute and not isinstance(error, AttributeError) else type(error)
+    return isinstance(got, kind) and str(got) == str(error)
+
+
+def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
+    """Every row, the way user code meets it (``import`` of a module, attribute access of a name): a
+    moved path gives its new home's very object, or that home's own import error as it is (a GPU
+    library this machine lacks); a removed or replaced path raises the fix's error with the table's
+    words; a path this verl has imports as it always did. A package this verl has but cannot import
+    here (``verl.models.mcore`` needs Megatron) may answer with its own error instead."""
+    wrong = []
+    for row in ROWS:
+        module, _, name = row.old.partition(":")
+        name = name or None
+        expected = met_first(module, name)
+        got = _import(module, name)
+        failing_parent = _existing_parent_fails(module)
+        if failing_parent is not None and _same_error(got, failing_parent, False):
+            continue
+        if expected is None or expected.kind == "stub":
+            if isinstance(got, RemovedFromVerlError):
+                wrong.append((row.old, f"raised {got}"))
+        elif expected.kind == "moved":
+            home = _import(*expected.target.partition(":")[::2]) if ":" in expected.target else _import(
+                expected.target, None
+            )
+            # Where the old module itself moved, its import meets the error first; else the name.
+            if isinstance(home, Exception) and not any(_same_error(got, home, attr) for attr in (False, True)):
+                wrong.append((row.old, f"{got!r} instead of the new home's error {home!r}"))
+            elif not isinstance(home, Exception) and got is not home:
+                wrong.append((row.old, f"{got!r} is not {home!r}"))
+        elif name is not None and fate(module, None) is not None and fate(module, None).kind == "moved":
+            # A moved module is the new module itself: a name it has is its own (the module's
+            # warning says where that is another contract); one it lacks is answered by the rows.
+            new_module = importlib.import_module(fate(module, None).target)
+            if name in vars(new_module):
+                if got is not vars(new_module)[name]:
+                    wrong.append((row.old, f"{got!r} is not the new module's own {name}"))
+            elif not (isinstance(got, AttributeError) and str(got).startswith("verl-compat: ")):
+                wrong.append((row.old, f"{got!r}"))
+        elif not isinstance(got, (RemovedFromVerlError, AttributeError)) or str(got) != expected.message():
+            wrong.append((row.old, f"{got!r}"))
+    assert wrong == [], "\n".join(map(str, wrong))
+    assert runtime.state()["import_counts"]

@@ -19,13 +19,29 @@ from verl_compat import importing, probes
 from verl_compat.fixes.old_imports import RemovedFromVerlError, RemovedModuleError, installed, resolve, runtime
 from verl_compat.fixes.old_imports.table import ROWS
 
-# Paths of verl's own old examples and recipes (benchmarks/data/old_imports.jsonl), each a kind of row.
-MOVED_NAME = ("verl.trainer.main_ppo", "create_rl_sampler")  # a name that left a module that stays
+# Paths of verl's own old examples and recipes (benchmarks/data/old_imports.jsonl), each a kind of row;
+# where a release still has the first, the next that left a module that stays (verl.trainer.main_ppo).
+MOVED_NAMES = [
+    ("verl.trainer.main_ppo", "create_rl_sampler"),  # verl#6710, 0.9.0
+    ("verl.trainer.main_ppo", "load_reward_manager"),  # verl#5237, 0.7.1
+    ("verl.trainer.main_ppo", "load_extern_type"),  # verl#4387, 0.7.0
+]
+MOVED_NAME = MOVED_NAMES[0]
 MOVED_MODULE = ("verl.utils.reward_score.math", None)  # a renamed module
-MOVED_FROM_STUB = ("verl.workers.sharding_manager.fsdp_ulysses", "FSDPUlyssesShardingManager")
-REPLACED_NAME = ("verl.workers.fsdp_workers", "ActorRolloutRefWorker")
+MOVED_FROM_STUBS = [  # names that moved out of a removed package
+    ("verl.workers.sharding_manager.fsdp_ulysses", "FSDPUlyssesShardingManager"),  # verl#6067, 0.8.0
+    ("verl.workers.roles.utils.padding", "is_cuda_available"),  # verl#4352 and verl#4480, 0.7.0
+]
+REPLACED_NAMES = [
+    ("verl.workers.fsdp_workers", "ActorRolloutRefWorker"),  # verl#6067, 0.8.0
+    ("verl.experimental.reward_loop.reward_manager.registry", "REWARD_LOOP_MANAGER_REGISTRY"),  # verl#5237, 0.7.1
+]
 REMOVED_NAME = ("verl.trainer.ppo.reward", "compute_reward")
-REMOVED_MODULE = ("verl.workers.megatron_workers", None)
+REMOVED_MODULES = [
+    ("verl.workers.megatron_workers", None),  # verl#6067, 0.8.0
+    ("verl.workers.reward_model", None),  # verl#5255, 0.7.1
+]
+REMOVED_MODULE = REMOVED_MODULES[0]
 
 
 def fate(module: str, name: str | None):
@@ -53,6 +69,19 @@ def applies(path: tuple, kind: str) -> resolve.Fate:
     return found
 
 
+def first(kind: str, candidates: list[tuple]) -> tuple[tuple, resolve.Fate]:
+    """The first candidate path that is ``kind`` on this verl."""
+    for path in candidates:
+        found = fate(*path)
+        if found is not None and found.kind == kind:
+            return path, found
+    pytest.skip(f"none of {candidates} is {kind} on this verl")
+
+
+def first_moved_name() -> tuple[tuple, resolve.Fate]:
+    return first("moved", MOVED_NAMES)
+
+
 def new_home(found: resolve.Fate):
     module, _, name = found.target.partition(":")
     imported = importlib.import_module(module)
@@ -68,16 +97,19 @@ def fresh(shim):
 
 
 def test_a_moved_name_is_the_same_object_in_every_import_form(fresh, shim_warnings):
-    found = applies(MOVED_NAME, "moved")
+    (module_name, name), found = first_moved_name()
     target = new_home(found)
-    module = importlib.import_module(MOVED_NAME[0])
-    from verl.trainer.main_ppo import create_rl_sampler
+    module = importlib.import_module(module_name)
+    scope = {}
+    exec(f"from {module_name} import {name}", scope)
 
-    assert create_rl_sampler is target
-    assert module.create_rl_sampler is target
-    assert getattr(module, "create_rl_sampler") is target
+    assert scope[name] is target
+    assert getattr(module, name) is target
+    assert importlib.import_module(module_name).__dict__.get(name) is None  # never bound there
     assert shim_warnings() == [found.message()], "one warning per path per process"
-    assert "Write instead: from verl.trainer.ppo.utils import create_rl_sampler" in found.message()
+    assert found.message().endswith(f"Write instead: {found.instead()}")
+    if (module_name, name) == MOVED_NAME:
+        assert found.instead() == "from verl.trainer.ppo.utils import create_rl_sampler"
 
 
 def test_a_moved_module_is_the_same_module_in_every_import_form(fresh, shim_warnings):
@@ -95,29 +127,30 @@ def test_a_moved_module_is_the_same_module_in_every_import_form(fresh, shim_warn
     assert found.message().endswith("Write instead: import verl.utils.reward_score.math_reward")
 
 
-def test_a_stub_module_gives_its_moved_names(fresh, shim_warnings):
-    found = applies(MOVED_FROM_STUB, "moved")
-    from verl.workers.sharding_manager.fsdp_ulysses import FSDPUlyssesShardingManager
-
-    assert FSDPUlyssesShardingManager is new_home(found)
-    import verl.workers.sharding_manager.fsdp_ulysses as stub
-
-    assert importing.is_stub(stub) and stub.FSDPUlyssesShardingManager is FSDPUlyssesShardingManager
-    assert shim_warnings() == [found.message()]
+def test_a_removed_package_with_moved_names_is_a_stub_that_gives_them(fresh, shim_warnings):
+    (module, name), found = first("moved", MOVED_FROM_STUBS)
+    scope = {}
+    exec(f"from {module} import {name}", scope)
+    assert scope[name] is new_home(found)
+    stubs = [name for name, kind in importing.status()["stand_ins"].items() if kind == "stub"]
+    assert stubs and module.startswith(stubs[0])
+    stub = sys.modules[stubs[0]]
+    assert importing.is_stub(stub)
+    assert found.message() in shim_warnings()
     with pytest.raises(AttributeError):
         stub.__wrapped__  # dunder names are never asked of the table
 
 
 def test_a_replaced_name_raises_what_to_do(fresh):
-    found = applies(REPLACED_NAME, "replaced")
+    (module, name), found = first("replaced", REPLACED_NAMES)
     with pytest.raises(RemovedFromVerlError) as caught:
-        from verl.workers.fsdp_workers import ActorRolloutRefWorker  # noqa: F401
+        exec(f"from {module} import {name}", {})
     assert str(caught.value) == found.message()
     assert str(caught.value).startswith(
-        "verl-compat: verl.workers.fsdp_workers.ActorRolloutRefWorker was replaced in verl 0.8.0 (verl#6067 (044bbba2))"
-        " by verl.workers.engine_workers.ActorRolloutRefWorker, which has another contract: "
+        f"verl-compat: {found.dotted} was replaced in verl {found.row.since} ({found.row.evidence}) by "
+        f"{resolve.dotted(found.row.new)}, which has another contract: "
     )
-    assert caught.value.name == "verl.workers.fsdp_workers"
+    assert caught.value.name == module
 
 
 def test_a_removed_name_raises_and_old_guards_still_catch_it(fresh):
@@ -145,16 +178,17 @@ def test_attribute_access_answers_hasattr_and_getattr_with_a_default(fresh):
 
 
 def test_a_removed_module_raises_and_old_guards_still_catch_it(fresh):
-    found = applies(REMOVED_MODULE, "removed")
+    (module, _), found = first("removed", REMOVED_MODULES)
+    package, _, child = module.rpartition(".")
     with pytest.raises(RemovedModuleError) as caught:
-        import verl.workers.megatron_workers  # noqa: F401
-    assert str(caught.value) == found.message() and caught.value.name == "verl.workers.megatron_workers"
+        exec(f"import {module}", {})
+    assert str(caught.value) == found.message() and caught.value.name == module
     with pytest.raises(RemovedModuleError):
-        importlib.import_module("verl.workers.megatron_workers")
+        importlib.import_module(module)
     with pytest.raises(RemovedModuleError):
-        from verl.workers import megatron_workers  # noqa: F401
+        exec(f"from {package} import {child}", {})
     try:
-        import verl.workers.megatron_workers  # noqa: F401,F811
+        exec(f"import {module}", {})
     except ModuleNotFoundError:
         guarded = True
     assert guarded
@@ -233,14 +267,15 @@ def test_a_fault_in_the_fix_never_breaks_an_import(fresh, monkeypatch, caplog):
 
 
 def test_threads_importing_a_moved_name_at_once_get_one_object_and_one_warning(fresh, shim_warnings):
-    found = applies(MOVED_NAME, "moved")
+    (module_name, name), found = first_moved_name()
     barrier, results = threading.Barrier(8), []
+    statement = compile(f"from {module_name} import {name}", "<old code>", "exec")
 
     def load():
+        scope = {}
         barrier.wait()
-        from verl.trainer.main_ppo import create_rl_sampler
-
-        results.append(create_rl_sampler)
+        exec(statement, scope)
+        results.append(scope[name])
 
     threads = [threading.Thread(target=load) for _ in range(8)]
     for thread in threads:
@@ -252,11 +287,10 @@ def test_threads_importing_a_moved_name_at_once_get_one_object_and_one_warning(f
 
 
 def test_status_lists_what_this_process_met(fresh):
-    found = fate(*MOVED_NAME)
-    getattr(importlib.import_module(MOVED_NAME[0]), MOVED_NAME[1])
+    (module_name, name), found = first_moved_name()
+    getattr(importlib.import_module(module_name), name)
     entry = verl_compat.status()["fixes"]["old_imports"]
-    if found is not None:
-        assert entry["imports"][found.dotted] == "moved" and entry["import_counts"]["moved"] >= 1
+    assert entry["imports"] == {found.dotted: "moved"} and entry["import_counts"] == {"moved": 1}
     assert verl_compat.status()["imports"]["finder"]
     assert "verl.trainer.main_ppo" in verl_compat.status()["imports"]["module_getattr"]
 

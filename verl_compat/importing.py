@@ -140,7 +140,10 @@ class _Finder:
         launched = _launched(fullname)
         if not (launched or _in_import()):
             return None
-        return _spec(fullname, launched)
+        spec, error = _spec(fullname, launched)
+        if error is not None:
+            raise error
+        return spec
 
     def __repr__(self) -> str:
         return "<verl-compat old import paths>"
@@ -157,7 +160,10 @@ class _AliasGuard:
     def find_spec(self, fullname, path=None, target=None):
         if not self.prefixes or not fullname.startswith(self.prefixes):
             return None
-        return _spec(fullname, _launched(fullname)) or _forward(fullname)
+        spec, error = _spec(fullname, _launched(fullname))
+        if error is not None:
+            raise error
+        return spec or _forward(fullname)
 
     def __repr__(self) -> str:
         return "<verl-compat moved packages>"
@@ -167,25 +173,26 @@ _FINDER = _Finder()
 _GUARD = _AliasGuard()
 
 
-def _spec(fullname: str, launched: bool) -> importlib.machinery.ModuleSpec | None:
+def _spec(fullname: str, launched: bool) -> tuple[importlib.machinery.ModuleSpec | None, BaseException | None]:
+    """The spec for ``fullname``, or the error to raise (by ``find_spec`` itself: one frame of
+    verl-compat in the traceback)."""
     resolution = _ask("resolve_module", fullname)
     if resolution is None:
-        return None
+        return None, None
     if launched and resolution.main is not None:
         _mains[fullname] = resolution.main
-        return importlib.machinery.ModuleSpec(fullname, _Loader(resolution), origin=f"verl-compat:{fullname}")
+        return importlib.machinery.ModuleSpec(fullname, _Loader(resolution), origin=f"verl-compat:{fullname}"), None
     if resolution.found:
-        locations = getattr(resolution.value, "__path__", None)
         spec = importlib.machinery.ModuleSpec(
-            fullname, _Loader(resolution), origin=getattr(resolution.value, "__file__", None), is_package=False
+            fullname, _Loader(resolution), origin=getattr(resolution.value, "__file__", None)
         )
+        locations = getattr(resolution.value, "__path__", None)
         spec.submodule_search_locations = list(locations) if locations is not None else None
-        return spec
+        return spec, None
     if resolution.stub:
-        return importlib.machinery.ModuleSpec(fullname, _Loader(resolution), origin="verl-compat", is_package=True)
-    if resolution.error is not None:
-        raise resolution.error
-    return None
+        spec = importlib.machinery.ModuleSpec(fullname, _Loader(resolution), origin="verl-compat", is_package=True)
+        return spec, None
+    return None, resolution.error
 
 
 def _forward(fullname: str) -> importlib.machinery.ModuleSpec | None:
@@ -302,13 +309,18 @@ def _module_getattr(module_name: str, previous: object) -> Callable[[str], objec
             caller = sys._getframe(1)
         except ValueError:  # called from C with no Python frame above
             caller = None
-        return _missing(module_name, name, caller)
+        value, error = _missing(module_name, name, caller)
+        if error is not None:
+            raise error
+        return value
 
     return __getattr__
 
 
-def _missing(module_name: str, name: str, caller: types.FrameType | None) -> object:
-    """``module_name.name`` is missing: what the fixes make of it, else the usual AttributeError."""
+def _missing(module_name: str, name: str, caller: types.FrameType | None) -> tuple[object, BaseException | None]:
+    """``module_name.name`` is missing: ``(value, None)`` where the fixes resolve it, else ``(None,
+    error)`` to raise (the fix's, or the usual AttributeError), raised by ``__getattr__`` itself so
+    that a traceback shows one frame of verl-compat."""
     module = sys.modules.get(module_name)
     initializing = getattr(getattr(module, "__spec__", None), "_initializing", False)
     entry = _served.get(module_name)
@@ -318,14 +330,14 @@ def _missing(module_name: str, name: str, caller: types.FrameType | None) -> obj
             if resolution is None:
                 continue
             if resolution.found:
-                return resolution.value
+                return resolution.value, None
             if resolution.stub:
-                return importlib.import_module(f"{asked_as}.{name}")
+                return importlib.import_module(f"{asked_as}.{name}"), None
             if resolution.error is not None:
                 if _is_from_import(caller):
-                    raise resolution.error
-                raise AttributeError(str(resolution.error), name=name, obj=module) from None
-    raise AttributeError(f"module {module_name!r} has no attribute {name!r}", name=name, obj=module)
+                    return None, resolution.error
+                return None, AttributeError(str(resolution.error), name=name, obj=module)
+    return None, AttributeError(f"module {module_name!r} has no attribute {name!r}", name=name, obj=module)
 
 
 def _is_from_import(frame: types.FrameType | None) -> bool:

@@ -38,7 +38,8 @@ def test_verl_own_old_generation_script_translates_as_verl_translated_it():
     assert out.args == [
         "trainer.nnodes=2", "trainer.n_gpus_per_node=8", "data.train_files=/d/test.parquet", "data.prompt_key=prompt",
         "actor_rollout_ref.rollout.n=1", "+data.output_path=/d/out.parquet",
-        "actor_rollout_ref.model.path=deepseek-ai/deepseek-llm-7b-chat", "actor_rollout_ref.model.trust_remote_code=True",
+        "actor_rollout_ref.model.path=deepseek-ai/deepseek-llm-7b-chat",
+        "actor_rollout_ref.model.trust_remote_code=True",
         "actor_rollout_ref.rollout.temperature=1.0", "actor_rollout_ref.rollout.top_k=50",
         "actor_rollout_ref.rollout.top_p=0.7", "actor_rollout_ref.rollout.prompt_length=2048",
         "actor_rollout_ref.rollout.response_length=1024", "actor_rollout_ref.rollout.tensor_model_parallel_size=16",

@@ -362,3 +362,22 @@ def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
             wrong.append((row.old, f"{got!r}"))
     assert wrong == [], "\n".join(map(str, wrong))
     assert runtime.state()["import_counts"]
+
+
+def test_a_submodule_of_a_moved_package_is_the_new_submodule_never_a_second_copy(fresh):
+    """``verl.experimental.reward.reward_loop`` became ``verl.experimental.reward_loop.reward_manager``
+    (verl#4547): the path finder would find the new package's files under the old name and load them a
+    second time. A submodule without a row of its own (added since) is forwarded as well."""
+    import pkgutil
+
+    old_package = "verl.experimental.reward.reward_loop"
+    found = applies((old_package, None), "moved")
+    new = new_home(found)
+    names = sorted(info.name for info in pkgutil.iter_modules(new.__path__))
+    without_row = [name for name in names if resolve.row(f"{old_package}.{name}") is None]
+    if not without_row:
+        pytest.skip("every submodule of the new package has a row of its own")
+    old = importlib.import_module(f"{old_package}.{without_row[0]}")
+    assert old is importlib.import_module(f"{new.__name__}.{without_row[0]}")
+    copies = {id(module) for module in list(sys.modules.values()) if getattr(module, "__file__", None) == old.__file__}
+    assert copies == {id(old)}

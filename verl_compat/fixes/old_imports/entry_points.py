@@ -198,7 +198,7 @@ def _generation_rule(key: str, value: str | None) -> tuple[str, str | None, str]
     if key == "data.batch_size":
         return "ignore", None, "main_generation_server sends every prompt at once; the batch size changes no output"
     if key.startswith("data."):
-        return "refuse", None, "main_generation_server reads only data.train_files, data.prompt_key and data.output_path"
+        return "refuse", None, "main_generation_server reads only data.train_files, data.prompt_key, data.output_path"
     if key.startswith("model."):
         return "rename", f"actor_rollout_ref.{key}", ""
     if key == "rollout.n":

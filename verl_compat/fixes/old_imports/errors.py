@@ -2,6 +2,10 @@
 verl-compat, the old path, the verl release and change that removed it, and what to do instead."""
 
 
+# Shown by the package that exports them (``verl_compat.fixes.old_imports.RemovedFromVerlError``).
+_MODULE = "verl_compat.fixes.old_imports"
+
+
 class RemovedFromVerlError(ImportError):
     """``from verl.x import Name``: verl removed the name, or replaced it by something with another
     contract. An ``ImportError``, so ``try: … except ImportError:`` guards of old code still work."""
@@ -15,3 +19,7 @@ class RemovedModuleError(ModuleNotFoundError, RemovedFromVerlError):
 class RemovedKeywordError(TypeError):
     """A keyword argument the installed verl no longer takes and cannot be translated: a
     ``TypeError``, raised before the call, as Python's own for an unexpected keyword is."""
+
+
+for _error in (RemovedFromVerlError, RemovedModuleError, RemovedKeywordError):
+    _error.__module__ = _MODULE

@@ -58,7 +58,8 @@ class Fate:
         change, and what to write or do instead."""
         row, where = self.row, f"verl {self.row.since} ({self.row.evidence})"
         if self.kind == "moved":
-            first = f"verl-compat: {self.dotted} moved to {dotted(self.target)} in {where}. Write instead: {self.instead()}"
+            first = f"verl-compat: {self.dotted} moved to {dotted(self.target)} in {where}. Write instead: "
+            first += self.instead()
         elif self.kind == "replaced":
             first = (
                 f"verl-compat: {self.dotted} was replaced{self._along()} in {where} by {dotted(row.new)}, which has "
@@ -151,7 +152,8 @@ def _name_rows(module: str) -> list[Row]:
 
 def _names_line(module: str) -> str:
     """A removed module raises at import, before any of its names is asked: where they went."""
-    went = [f"{found.old.partition(':')[2]} -> {dotted(found.new)} ({found.fate})" for found in _name_rows(module) if found.new]
+    rows = [found for found in _name_rows(module) if found.new]
+    went = [f"{found.old.partition(':')[2]} -> {dotted(found.new)} ({found.fate})" for found in rows]
     if not went:
         return ""
     return "Its names: " + ", ".join(went[:6]) + (", ..." if len(went) > 6 else "")

@@ -115,6 +115,7 @@ def test_fsdp_sft_trainer_overrides_are_mapped_for_the_message():
     assert [problem.split(":")[0] for problem in out.problems] == [
         "data.prompt_key=extra_info", "data.response_key=extra_info", "+data.prompt_dict_keys=['question']"
     ]
-    assert "optim.lr=1e-05 (now 0.001)" in out.pinned and "engine.strategy=fsdp2 (now fsdp)" in out.pinned
-    assert "model.use_remove_padding=false (now true)" in out.pinned
+    assert "optim.lr=1e-05 (this verl's default: 0.001)" in out.pinned
+    assert "engine.strategy=fsdp2 (this verl's default: fsdp)" in out.pinned
+    assert "model.use_remove_padding=false (this verl's default: true)" in out.pinned
     assert any("single-turn" in note for note in out.notes)

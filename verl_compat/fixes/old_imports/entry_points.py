@@ -108,7 +108,6 @@ SFT_DEFAULTS: dict[str, object] = {
     "optim.lr_scheduler": "cosine",
     "model.strategy": "fsdp2",
     "use_remove_padding": False,
-    "trainer.n_gpus_per_node": 8,
 }
 
 
@@ -320,7 +319,7 @@ def translate_sft(argv: list[str], installed: dict) -> Translation:
             continue
         written = f"{new}={value_text(old)}"
         out.args.append(written)
-        out.pinned.append(f"{written} (now {value_text(current)})")
+        out.pinned.append(f"{written} (this verl's default: {value_text(current)})")
     out.args += flags.args
     out.problems = flags.problems + out.problems
     return out
@@ -375,7 +374,8 @@ def fsdp_sft_trainer() -> None:
         "config (sft_trainer_engine) and reads multi-turn data (a messages column) or data.custom_cls.",
         "Your overrides in its keys:" if out.changes else "None of your overrides needs a new key.",
         *(f"  {change}" for change in out.changes),
-        *(f"  {pin} (the old default)" for pin in out.pinned),
+        *(["The old trainer's defaults that changed, kept in the command below:"] if out.pinned else []),
+        *(f"  {pin}" for pin in out.pinned),
         *(f"  ignored {ignored}" for ignored in out.ignored),
         *(f"  no equivalent: {problem}" for problem in out.problems),
         *(f"  note: {note}" for note in out.notes),

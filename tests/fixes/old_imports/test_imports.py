@@ -381,3 +381,18 @@ def test_a_submodule_of_a_moved_package_is_the_new_submodule_never_a_second_copy
     assert old is importlib.import_module(f"{new.__name__}.{without_row[0]}")
     copies = {id(module) for module in list(sys.modules.values()) if getattr(module, "__file__", None) == old.__file__}
     assert copies == {id(old)}
+
+
+def test_disabled_by_name_old_paths_fail_as_without_verl_compat(monkeypatch):
+    if fate(*MOVED_MODULE) is None:
+        pytest.skip("this verl still has the old module")
+    verl_compat.deactivate()
+    monkeypatch.setenv("VERL_COMPAT_DISABLED_FIXES", "old_imports")
+    try:
+        verl_compat.activate()
+        assert not importing.status()["finder"]
+        with pytest.raises(ModuleNotFoundError) as caught:
+            importlib.import_module(MOVED_MODULE[0])
+        assert not isinstance(caught.value, RemovedFromVerlError)
+    finally:
+        verl_compat.deactivate()

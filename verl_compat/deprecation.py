@@ -2,6 +2,7 @@
 warning, and each log line about the config it read."""
 
 import logging
+import sys
 import threading
 import warnings
 
@@ -29,13 +30,30 @@ def _first_time(key) -> bool:
         return True
 
 
-def warn_once(key: str, message: str) -> bool:
-    """Warn (and log) ``message`` the first time ``key`` is seen; return whether it warned."""
+def warn_once(key: str, message: str, *, at_user_code: bool = False) -> bool:
+    """Warn (and log) ``message`` the first time ``key`` is seen; return whether it warned.
+
+    ``at_user_code`` points the warning at the first frame outside verl-compat, wrapt and importlib
+    (the user's import line or call) rather than at the caller's caller."""
     if not _first_time(("warning", key)):
         return False
     logger.warning(message)
-    warnings.warn(message, VerlCompatDeprecationWarning, stacklevel=3)
+    warnings.warn(message, VerlCompatDeprecationWarning, stacklevel=_user_level() if at_user_code else 3)
     return True
+
+
+def _user_level() -> int:
+    """The ``stacklevel`` of the first frame above ``warn_once`` outside verl-compat, wrapt and
+    importlib. ``warnings`` skips importlib's bootstrap frames as it counts: they are not counted."""
+    level, frame = 2, sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not ("importlib" in filename and "_bootstrap" in filename):
+            if frame.f_globals.get("__name__", "").partition(".")[0] not in ("verl_compat", "wrapt", "importlib"):
+                return level
+            level += 1
+        frame = frame.f_back
+    return 3
 
 
 def log_once(message: str) -> None:

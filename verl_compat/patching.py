@@ -3,8 +3,8 @@
 The fixes are the modules named in :data:`verl_compat.registry.FIX_MODULES`. The core owns
 everything a fix has in common with the next one: when a target module is imported (wrapt
 post-import hooks, so import order does not matter), applying and undoing what it wraps
-(:mod:`verl_compat.wrapping`), the trainer hooks (:mod:`verl_compat.trainers`), the fail-open
-guard, and ``status()``.
+(:mod:`verl_compat.wrapping`), the trainer hooks (:mod:`verl_compat.trainers`), old import paths
+(:mod:`verl_compat.importing`), the fail-open guard, and ``status()``.
 
 One broken fix never takes the others down (OpenTelemetry's instrumentor loading, ddtrace's
 ``patch(raise_errors=False)``): each is imported and checked against the contract in its own
@@ -20,7 +20,7 @@ import importlib.util
 import logging
 import sys
 
-from . import _toggles, deprecation, registry, trainers, wrapping
+from . import _toggles, deprecation, importing, registry, trainers, wrapping
 
 logger = logging.getLogger("verl_compat")
 
@@ -69,6 +69,12 @@ def targets(fix) -> tuple:
     return tuple(dict.fromkeys((trainers.MODULES if trainers.has_hooks(fix) else ()) + tuple(fix.TARGETS)))
 
 
+def _hooked_modules(fix) -> tuple:
+    """Every module whose import the core acts on for ``fix``: its targets (doctor imports those to
+    show what is patched) and its ``NAME_TARGETS`` (left to the user's imports)."""
+    return tuple(dict.fromkeys(targets(fix) + importing.name_targets(fix)))
+
+
 def _patch_module(fix, module) -> None:
     with registry.guard(fix.NAME, f"patching {module.__name__}"):
         planner = getattr(fix, "patches", None)
@@ -82,8 +88,9 @@ def _on_import(module) -> None:
     # Called by wrapt inside the target module's import: must never raise.
     try:
         with wrapping.lock:
-            if not (_active or _activating):
+            if not (_active or _activating) or importing.is_stub(module):
                 return
+            importing.serve(module)
             for fix in fixes():
                 if module.__name__ in targets(fix):
                     _patch_module(fix, module)
@@ -116,7 +123,7 @@ def _hook_targets() -> None:
             return
         for fix in fixes():
             with registry.guard(fix.NAME, "activation"):
-                for name in targets(fix):
+                for name in _hooked_modules(fix):
                     if name not in _hooked:
                         _hooked.add(name)
                         # Calls _on_import at once when the module is already imported.
@@ -131,7 +138,8 @@ def activate() -> bool:
     Returns False (and patches nothing) when ``VERL_COMPAT_DISABLE`` is set. A fix that fails to
     load is skipped; :func:`is_active` turns true only once activation has finished. Where none of
     the targets' packages is imported yet, the hooks are registered on the first import of one
-    (:class:`_FirstImport`).
+    (:class:`_FirstImport`). The finder of old import paths goes in place at once
+    (:func:`verl_compat.importing.install`): it needs no wrapt.
     """
     global _active, _activating, _waiting
     if _toggles.disabled():
@@ -144,8 +152,10 @@ def activate() -> bool:
         _activating = True
         try:
             active = fixes()
+            importing.install(active)
             trainers.serve(active)
             packages = {name.partition(".")[0] for fix in active for name in targets(fix)}
+            packages |= {package for fix in active for package in getattr(fix, "IMPORT_PACKAGES", ())}
             if any(package in sys.modules for package in packages):
                 _hook_targets()
             else:
@@ -179,6 +189,8 @@ def deactivate() -> None:
             _waiting = None
         wrapping.revert_all()
         with registry.guard("verl_compat", "deactivate"):
+            importing.uninstall()
+        with registry.guard("verl_compat", "deactivate"):
             trainers.stop_serving()
         for name in registry.FIX_MODULES:
             fix = sys.modules.get(name)
@@ -211,8 +223,9 @@ def _entry(fix) -> dict:
 
 
 def status() -> dict:
-    """What is patched, what was skipped and why, shim errors so far, each fix's own state, and
-    the fix modules that could not be loaded (``failed``, with the reason)."""
+    """What is patched, what was skipped and why, shim errors so far, each fix's own state, the
+    fix modules that could not be loaded (``failed``, with the reason), and the import plumbing
+    (``imports``: the finder of old paths, the modules given a ``__getattr__``, the stand-ins)."""
     with wrapping.lock:
         report = {fix.NAME: _entry(fix) for fix in fixes()}
         for name, reason in failed().items():
@@ -222,4 +235,5 @@ def status() -> dict:
             "disabled": _toggles.disabled(),
             "disabled_fixes": sorted(_toggles.disabled_fixes()),
             "fixes": report,
+            "imports": importing.status(),
         }

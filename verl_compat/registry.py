@@ -25,6 +25,7 @@ logger = logging.getLogger("verl_compat")
 # ones wrote, and the others read a config in the installed verl's keys.
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
+    "verl_compat.fixes.old_imports",
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",
     "verl_compat.propagation",
@@ -53,6 +54,34 @@ class Plan:
     skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
+_UNSET = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolution:
+    """What an old import gives, as a fix's ``resolve_module``/``resolve_name`` decides it (the core
+    acts on it, :mod:`verl_compat.importing`). One of:
+
+    ``value``   the very object to return: the new module for a moved module, the object for a moved name;
+    ``error``   an exception the core raises outside the guard, deliberately (a removed or replaced path,
+                or the true error of importing a moved path's new home);
+    ``stub``    a removed module that still has moved names: the core makes an empty module whose missing
+                names are asked of ``resolve_name``.
+
+    ``main``, with any of them, is what ``python -m <old module>`` runs instead (an old entry point).
+    """
+
+    value: object = _UNSET
+    error: BaseException | None = None
+    stub: bool = False
+    main: Callable[[], object] | None = None
+
+    @property
+    def found(self) -> bool:
+        """Whether ``value`` is set (a moved path's object may itself be None)."""
+        return self.value is not _UNSET
+
+
 @runtime_checkable
 class Fix(Protocol):
     """The contract every fix fits. Required::
@@ -73,6 +102,13 @@ class Fix(Protocol):
         doctor_rows() -> list      extra (label, value) rows for doctor's "patches" section
         state() -> dict            merged into the fix's entry of status()
         reset()                    forget per-activation state (deactivate)
+
+    Old import paths (:mod:`verl_compat.importing`), asked only where Python's own import found nothing:
+
+        IMPORT_PACKAGES            top-level packages whose missing modules the fix resolves ("verl",)
+        NAME_TARGETS               modules that exist but may lack old names: each gets a module __getattr__
+        resolve_module(fullname) -> Resolution | None     what ``import fullname`` gives
+        resolve_name(module, name) -> Resolution | None   what ``module.name`` gives
     """
 
     NAME: str

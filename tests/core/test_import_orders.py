@@ -2,9 +2,9 @@
 
 Each case runs in a fresh interpreter (as ddtrace tests its patch/import orders): a prologue that
 imports or (de)activates in its own order, then the same observation: build verl's real
-``RayPPOTrainer`` on a legacy config and report what is patched, how deep the wrappers go (wrapt's
-own introspection), what the config became, how many warnings came, and whether ``deactivate()``
-puts back the original functions by identity.
+``RayPPOTrainer`` on a legacy config and report what is patched, how many times torch_memory
+wrapped each target (wrapt's own introspection), what the config became, how many warnings came,
+and whether ``deactivate()`` puts back the original functions by identity.
 
 The cases without auto-load run with ``python -S`` and the environment's site-packages on
 ``PYTHONPATH``: the packages are importable, but no ``.pth`` file runs.
@@ -23,6 +23,7 @@ from pyrun import last_json, run_python
 OBSERVE = """
 import json, sys, warnings, wrapt, ray
 import verl_compat, standins
+from verl_compat import wrapping
 from harness import compose_config
 from omegaconf import OmegaConf
 from verl.trainer.ppo.ray_trainer import RayPPOTrainer, Role
@@ -47,9 +48,10 @@ for entry in patched:
     module, path = entry.split(":")
     owner, name = path.split(".")
     cls = getattr(sys.modules[module], owner)
-    chain = wrapt.wrapper_chain(cls.__dict__[name])
-    wrappers[entry] = sum(isinstance(link, wrapt.FunctionWrapper) for link in chain)
-    originals.append((cls, name, cls.__dict__[name].__wrapped__))
+    chain = list(wrapt.wrapper_chain(cls.__dict__[name]))
+    # torch_memory's own wrappers (old_imports wraps RayPPOTrainer.__init__ too, for its old keywords).
+    wrappers[entry] = sum(getattr(wrapping.wrapped_by(link, "torch_memory"), "handle", None) is link for link in chain)
+    originals.append((cls, name, next(link for link in chain if not isinstance(link, wrapt.FunctionWrapper))))
 profiler = config.actor_rollout_ref.actor.profiler
 verl_compat.deactivate()
 print(json.dumps({

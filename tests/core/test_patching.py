@@ -35,7 +35,8 @@ def test_activate_wraps_in_place_and_deactivate_restores_identity(ray_trainer):
     assert ray_trainer.RayPPOTrainer is cls, "the class itself is never replaced"
     for name, original in originals.items():
         assert isinstance(_own(cls, name), wrapt.FunctionWrapper)
-        assert _own(cls, name).__wrapped__ is original
+        # Several fixes may wrap one method (old_imports translates __init__'s old keywords).
+        assert original in list(wrapt.wrapper_chain(_own(cls, name)))
     patched = verl_compat.status()["fixes"]["torch_memory"]["patched"]
     assert [target for target in patched if target.startswith(f"{TRAINER_MODULE}:")] == [
         f"{TRAINER_MODULE}:RayPPOTrainer.__init__",

@@ -47,7 +47,8 @@ def main() -> None:
         # verl 0.7.x builds its FSDP workers by default, which still have dump_memory_snapshot; the
         # users of verl #6180/#6181 crash on the engine workers.
         config.trainer.use_legacy_worker_impl = "disable"
-    if hasattr(main_ppo, "migrate_legacy_reward_impl"):  # what main() does before run_ppo (0.7.x)
+    # What main() does before run_ppo (0.7.x, 0.8.x): main_ppo's own binding, not old_imports' moved name.
+    if "migrate_legacy_reward_impl" in vars(main_ppo):
         config = main_ppo.migrate_legacy_reward_impl(config)
     # The stand-in mirrors the actor worker class verl picks for this config (0.6.x: always FSDP).
     actor_standin, _ = CPUTaskRunner().add_actor_rollout_worker(config)

@@ -325,7 +325,8 @@ def _as_main_passes_it(config: DictConfig) -> DictConfig:
     """A copy of ``config`` as verl's ``main()`` hands it on: with the legacy reward migration where
     the release's main() applies it (0.7.x). Still unresolved, like the config ``run_ppo`` receives."""
     config = copy.deepcopy(config)
-    if hasattr(main_ppo, "migrate_legacy_reward_impl"):
+    # main_ppo's own binding: verl-compat's old_imports serves the moved name on 0.9 too.
+    if "migrate_legacy_reward_impl" in vars(main_ppo):
         config = main_ppo.migrate_legacy_reward_impl(config)
     return config
 

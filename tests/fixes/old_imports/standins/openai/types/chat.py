@@ -1,0 +1,2 @@
+class ChatCompletion:
+    """Never built here: ``--cfg job`` prints the config and exits before main() runs."""

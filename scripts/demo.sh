@@ -9,7 +9,7 @@
 # Real verl RayPPOTrainer.fit() on a real local Ray cluster; only the GPU-bound workers are CPU
 # stand-ins (tests/support). Uses the same cached environments as scripts/test.sh. The console
 # shows the demo's own lines; verl's and Ray's output goes to the log file each release names.
-# README.md shows this output (scripts/update_docs.py writes it; tests/unit/test_docs.py checks it).
+# README.md shows this output (scripts/update_docs.py writes it; tests/docs/test_docs.py checks it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_envs.sh

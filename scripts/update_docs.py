@@ -19,7 +19,7 @@ runs there (``verl-compat doctor`` with arguments, or the demo). Output is norma
     scripts/update_docs.py --check    # write nothing; exit 1 and name the blocks that differ
     scripts/update_docs.py doctor-legacy demo   # only these blocks
 
-tests/unit/test_docs.py regenerates each block in the release environment it belongs to and
+tests/docs/test_docs.py regenerates each block in the release environment it belongs to and
 compares, with this module's own functions, so a block that drifts fails the suite.
 Standard library only: it runs with any Python 3.10+, and is imported by the tests.
 """

@@ -1,5 +1,5 @@
 """The patching core against the installed verl, beyond what the contract suite checks for every
-fix (tests/unit/test_fix_contract.py: one wrapper after activating twice, import order, faults in
+fix (tests/fixes/test_contract.py: one wrapper after activating twice, import order, faults in
 planning): classes wrapped in place, re-activation, the env toggles, threads."""
 
 import sys

@@ -2,7 +2,10 @@
 made-up installed config: the pure part of ``python -m verl.trainer.main_generation`` and
 ``python -m verl.trainer.fsdp_sft_trainer``. No verl needed."""
 
+import pytest
 from verl_compat.fixes.old_imports import entry_points
+
+pytestmark = pytest.mark.once
 
 # The part of verl 0.9.1's ppo_trainer that the translation reads (values as Hydra composes them).
 PPO_TRAINER = {

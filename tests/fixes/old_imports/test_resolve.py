@@ -1,9 +1,12 @@
 """The fate of an old import path, from the table alone (``resolve.fate`` with a made-up installed
 verl): the pure part that the runtime hook, doctor and migrate share. No verl needed."""
 
+import pytest
 from verl_compat.fixes import old_imports
 from verl_compat.fixes.old_imports import keywords, resolve
 from verl_compat.fixes.old_imports.table import ROWS
+
+pytestmark = pytest.mark.once
 
 
 def verl_with(*paths: str):

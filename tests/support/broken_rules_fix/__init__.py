@@ -1,1 +1,1 @@
-"""A fix whose migrate rules fail to load, for tests/unit/test_migrate.py."""
+"""A fix whose migrate rules fail to load, for tests/migrate/test_migrate.py."""

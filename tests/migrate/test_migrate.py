@@ -9,11 +9,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from paths import DOCS, REPO
 from pyrun import run, run_python
 
 from verl_compat import cli, migrate
 
-DATA = Path(__file__).parent / "data" / "migrate"
+pytestmark = pytest.mark.once
+
+DATA = Path(__file__).parent / "data"
 GOLDEN_INPUTS = sorted(path.name for path in DATA.iterdir() if path.is_file() and ".migrated." not in path.name)
 # Extra arguments per golden input; the others derive the steps from trainer.total_training_steps.
 GOLDEN_ARGS = {"legacy_last_line.sh": ["--steps", "2,4"]}
@@ -491,7 +494,7 @@ def test_missing_dependency_is_one_line_and_exit_2(tmp_path, package, name, text
 def test_pre_commit_hook_checks_shell_and_yaml():
     from ruamel.yaml import YAML
 
-    (hook,) = YAML(typ="safe").load(Path(__file__).parents[2] / ".pre-commit-hooks.yaml")
+    (hook,) = YAML(typ="safe").load(REPO / ".pre-commit-hooks.yaml")
     assert hook["id"] == "verl-compat-migrate"
     assert hook["entry"] == "verl-compat migrate --check"
     assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml"}
@@ -643,7 +646,7 @@ def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys
 
     from ruamel.yaml import YAML
 
-    docs = (Path(__file__).parents[2] / "docs" / "migrate.md").read_text()
+    docs = (DOCS / "migrate.md").read_text()
     snippet = re.search(r"```yaml\n(- repo: <verl-compat repository>.*?exclude:.*?)```", docs, re.DOTALL).group(1)
     (hook,) = YAML(typ="safe").load(snippet)[0]["hooks"]
     vendored = tmp_path / "third_party" / "verl" / "examples" / "profile" / VERL_EXAMPLE.name

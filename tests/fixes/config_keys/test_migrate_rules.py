@@ -17,6 +17,8 @@ from hydra.errors import ConfigCompositionException
 import verl
 from verl_compat import migrate
 
+pytestmark = pytest.mark.newest
+
 VERL_CONFIG = f"{verl.__path__[0]}/trainer/config"
 
 OLD_SCRIPT = textwrap.dedent(

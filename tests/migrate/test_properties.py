@@ -15,6 +15,7 @@
 A composition takes about a quarter of a second: few examples, each composition cached.
 """
 
+import pytest
 import functools
 import itertools
 import shlex
@@ -28,6 +29,8 @@ from omegaconf import OmegaConf
 from verl_compat import migrate
 from verl_compat.fixes.torch_memory import migrate_rules as rule
 from verl_compat.migrate import shell_syntax
+
+pytestmark = pytest.mark.once
 
 ACTOR = "actor_rollout_ref.actor.profiler"
 UNRELATED = {

@@ -1,8 +1,11 @@
 """The old_imports table's rows are well-formed: pure data checks, no verl needed."""
 
+import pytest
 import re
 
 from verl_compat.fixes.old_imports.table import KEYWORD_ROWS, ROWS, KeywordRow, Row
+
+pytestmark = pytest.mark.once
 
 RELEASES = {"0.4.1", "0.5.0", "0.6.0", "0.6.1", "0.7.0", "0.7.1", "0.8.0", "0.9.0", "0.9.1"}
 PATH = re.compile(r"^verl(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*)?$")

@@ -28,6 +28,7 @@ _active = False  # activation finished
 _activating = False  # activation under way: the post-import hooks it fires at once must act
 _hooked: set = set()  # module names whose post-import hook is registered (never unregistered)
 _failed: dict = {}  # fix module name -> why it could not be loaded
+_checked: set = set()  # fix module names checked for misspelled contract parts
 _waiting = None  # the _FirstImport finder of a deferred activation, while it is in sys.meta_path
 
 
@@ -44,6 +45,10 @@ def _load(name: str):
         _failed[name] = reason
         return None
     _failed.pop(name, None)
+    if name not in _checked:
+        _checked.add(name)
+        for attribute, part in registry.misspelled_parts(module):
+            logger.error("verl-compat: fix %s defines %s, which the core never calls: is it %s?", name, attribute, part)
     return module
 
 

@@ -19,16 +19,16 @@ from typing import Callable, Mapping, Protocol, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
-# Each name is a module that fits :class:`Fix`. ``propagation`` is not a fix of verl but fits the
-# contract exactly: it wraps the launcher's run_ppo, and has no trainer hooks. config_keys comes
-# first: ``verl-compat migrate`` runs the fixes' rules in this order, each on the text the previous
+# Each name is a package under verl_compat/fixes that fits :class:`Fix`. ``propagation`` fixes how
+# verl-compat reaches the Ray workers rather than a verl setting, and fits the contract exactly (it
+# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate`` runs the fixes' rules in this order, each on the text the previous
 # ones wrote, and the others read a config in the installed verl's keys.
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
     "verl_compat.fixes.old_imports",
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",
-    "verl_compat.propagation",
+    "verl_compat.fixes.propagation",
 )
 
 # The optional trainer hooks: the core runs them on every trainer class (verl_compat.trainers).
@@ -113,6 +113,51 @@ class Fix(Protocol):
 
     NAME: str
     TARGETS: tuple
+
+
+# Every optional part of the contract, by name: the core finds them with getattr, so a misspelled
+# one would never run; :func:`misspelled_parts` names those.
+OPTIONAL_PARTS = (
+    "patches",
+    *TRAINER_HOOKS,
+    "prepare_config",
+    "describe",
+    "describe_trainer",
+    "doctor_rows",
+    "state",
+    "reset",
+    "IMPORT_PACKAGES",
+    "NAME_TARGETS",
+    "resolve_module",
+    "resolve_name",
+)
+
+
+def misspelled_parts(fix) -> list[tuple[str, str]]:
+    """``(name, part)`` for each public attribute a fix module defines itself that is not a part of
+    the contract but is one or two letters away from one (``before_stp``): the core would never call
+    it. Checked when a fix is loaded (logged) and by the contract tests (a failure)."""
+    import difflib
+
+    known = {"NAME", "TARGETS", *OPTIONAL_PARTS}
+    found = []
+    for name, value in vars(fix).items():
+        if name.startswith("_") or name in known or getattr(value, "__module__", fix.__name__) != fix.__name__:
+            continue
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+        if close:
+            found.append((name, close[0]))
+    return found
+
+
+def fix_name(module_name: str) -> str:
+    """The ``NAME`` of the fix a module belongs to: the folder of ``verl_compat/fixes/<name>/`` it
+    lives in. Each module of a fix writes ``NAME = registry.fix_name(__name__)``, so a fix's name is
+    written once, as its folder, and its modules cannot disagree about it."""
+    parts = module_name.split(".")
+    if parts[:2] != ["verl_compat", "fixes"] or len(parts) < 3:
+        raise ValueError(f"{module_name} is not a module of a fix under verl_compat/fixes")
+    return parts[2]
 
 
 def first_line(exc: BaseException) -> str:

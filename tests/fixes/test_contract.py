@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import sys
+import types
 
 import pytest
 import wrapt
@@ -65,9 +66,30 @@ def _resolve(target: str):
 def test_fits_the_contract(fix):
     assert isinstance(fix, registry.Fix)
     assert isinstance(fix.NAME, str) and isinstance(fix.TARGETS, tuple)
-    optional_parts = ("patches", *registry.TRAINER_HOOKS, "prepare_config", "describe", "describe_trainer")
-    for optional in (*optional_parts, "doctor_rows", "state", "reset"):
-        assert getattr(fix, optional, None) is None or callable(getattr(fix, optional))
+    for optional in registry.OPTIONAL_PARTS:
+        if optional.isupper():
+            assert isinstance(getattr(fix, optional, ()), tuple)
+        else:
+            assert getattr(fix, optional, None) is None or callable(getattr(fix, optional))
+    assert registry.misspelled_parts(fix) == [], "a public name one letter away from a contract part"
+    if fix.__name__.startswith("verl_compat.fixes."):
+        assert fix.NAME == registry.fix_name(fix.__name__), "a fix's NAME is its folder's"
+        assert (paths.PACKAGE_SOURCE / "fixes" / fix.NAME / "__init__.py").is_file(), "every fix is a package"
+
+
+def test_a_misspelled_contract_part_is_named_when_the_fix_loads(monkeypatch, caplog):
+    """``def before_stp(trainer)`` would never run: the contract tests and the core's load both say so."""
+    misspelled = types.ModuleType("misspelled_fix")
+    misspelled.NAME, misspelled.TARGETS = "misspelled", ()
+    exec("def before_stp(trainer):\n    pass\ndef helper():\n    pass", misspelled.__dict__)
+    monkeypatch.setitem(sys.modules, "misspelled_fix", misspelled)
+    monkeypatch.setattr(registry, "FIX_MODULES", (*registry.FIX_MODULES, "misspelled_fix"))
+
+    assert registry.misspelled_parts(misspelled) == [("before_stp", "before_step")]
+    with caplog.at_level(logging.ERROR, logger="verl_compat"):
+        assert misspelled in patching.loaded()
+    assert any("misspelled_fix defines before_stp" in r.getMessage() and "before_step" in r.getMessage()
+               for r in caplog.records)
 
 
 def test_patches_returns_a_plan_and_has_no_side_effects(fix, caplog):

@@ -664,11 +664,11 @@ def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys
 @pytest.fixture
 def fix_modules(monkeypatch):
     """Registers extra fix modules (from tests/support) the way a contributor would: one more name
-    in the registry. migrate's rule discovery reads the registry through ``rules.fix_modules``."""
+    in the registry. migrate's rule discovery reads the registry through ``rulebook.fix_modules``."""
     from verl_compat.migrate import rules
 
     def register(*names):
-        registered = (*rules.fix_modules(), *names)
+        registered = (*rulebook.fix_modules(), *names)
         monkeypatch.setattr(rules, "fix_modules", lambda: registered)
         rules.rules.cache_clear()
         rules.defaults.cache_clear()

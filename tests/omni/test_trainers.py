@@ -102,7 +102,7 @@ logging.getLogger("verl_compat").addHandler(handler)
 logging.getLogger("verl_compat").setLevel(logging.DEBUG)
 del os.environ["VERL_COMPAT_DISABLE"]  # set for the interpreter start: no auto-load before this
 import verl_compat
-from verl_compat import propagation
+from verl_compat.fixes import propagation
 from verl_compat.fixes import torch_memory
 assert verl_compat.activate()
 for name in verl_compat.patching.targets(torch_memory) + propagation.TARGETS:

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.once
 
 PACKAGE = PACKAGE_SOURCE
 TOOLS = ("verl_compat.cli", "verl_compat.__main__", "verl_compat.doctor", "verl_compat.migrate", "verl_compat.view")
-FIXES = ("verl_compat.fixes", "verl_compat.propagation")
+FIXES = ("verl_compat.fixes",)
 
 
 def _module_name(path: Path) -> str:

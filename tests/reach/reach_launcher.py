@@ -17,7 +17,7 @@ if "--import-shim" in sys.argv:
     import verl_compat  # noqa: F401
 
     if "--unshippable" in sys.argv:
-        from verl_compat import propagation
+        from verl_compat.fixes import propagation
 
         def _unshippable(name):
             raise propagation.Unshippable(f"{name}: a packaging failure simulated by the test")

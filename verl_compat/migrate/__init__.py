@@ -2,9 +2,9 @@
 
 The shim keeps a legacy config working only while it is installed; migrating is how a user stops
 needing it. migrate knows no key itself: each fix supplies rewrite rules (its ``migrate_rules``
-module, :mod:`verl_compat.rewrite` has the contract, :mod:`.rules` finds them), and migrate's
+module, :mod:`verl_compat.migration` has the contract, :mod:`.rules` finds them), and migrate's
 engines read launch scripts (:mod:`.shell`, with :mod:`.shell_syntax`), YAML configs (:mod:`.yaml_config`) and Markdown pages
-(:mod:`.markdown`) into configurations, ask the rules for edits (:mod:`.planning`) and apply them.
+(:mod:`.markdown`) into configurations, ask the rules for edits (:mod:`.rulebook`) and apply them.
 
 A configuration is what one launch can receive: a command of a launch script with the bash arrays
 it expands (one configuration per combination of the ``if``/``case`` arms those arrays are set in),
@@ -20,8 +20,8 @@ only when a file needs them.
 
 from __future__ import annotations
 
-from ..rewrite import Options, Refusal
-from . import markdown, planning, rules, shell, yaml_config
+from ..migration import Options, Refusal
+from . import markdown, rulebook, shell, yaml_config
 from .files import kind_of
 
 Refused = Refusal  # what migrate raises when migrating would mean guessing
@@ -34,8 +34,8 @@ def migrate(text: str, kind: str = "shell", steps=None) -> str:
 
     ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown`` or ``other``.
     """
-    for rule in rules.rules():
-        with planning.pass_of(rule):
+    for rule in rulebook.rules():
+        with rulebook.pass_of(rule):
             text = _migrate_pass(text, kind, Options(steps))
     return text
 
@@ -43,12 +43,12 @@ def migrate(text: str, kind: str = "shell", steps=None) -> str:
 def _migrate_pass(text: str, kind: str, options: Options) -> str:
     if kind == "yaml":
         return yaml_config.migrate_yaml(text, options)
-    if not planning.mentioned(text):
+    if not rulebook.mentioned(text):
         return text
     if kind == "markdown":
         return markdown.migrate_page(text, lambda block: _migrate_pass(block, "shell", options))
     if kind == "other":
-        for rule in planning.active():
+        for rule in rulebook.active():
             lines = [text.count("\n", 0, match.start()) + 1 for match in rule.text_setting.finditer(text)]
             if lines:
                 where = "a file that is not a shell script, YAML or Markdown"

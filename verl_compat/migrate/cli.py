@@ -7,8 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import files, migrate, rules
-from ..rewrite import Refusal
+from . import files, migrate, rulebook
+from ..migration import Refusal
 
 DESCRIPTION = """\
 Rewrite legacy verl configs into verl's own keys, so launch scripts and YAML configs work
@@ -48,8 +48,8 @@ _PARSERS = ("hydra", "ruamel", "tree_sitter", "tree_sitter_bash")
 def _rule_list() -> str:
     """Each rule's name and the first paragraph of its docstring, for ``--help``."""
     try:
-        found = rules.rules()
-    except rules.RulesError as error:
+        found = rulebook.rules()
+    except rulebook.RulesError as error:
         return f"  {error}"
     rows = []
     for rule in found:
@@ -93,8 +93,8 @@ def run(args) -> int:
     """0: nothing left to migrate; 1: ``--check`` found files to migrate; 2: a file was refused
     or unreadable (the others are still processed), or a parser migrate needs is missing."""
     try:
-        rules.rules()
-    except rules.RulesError as error:
+        rulebook.rules()
+    except rulebook.RulesError as error:
         print(f"verl-compat migrate: {error}", file=sys.stderr)
         return 2
     status, counts = 0, {"migrated": 0, "unchanged": 0, "refused": 0}

@@ -14,8 +14,8 @@ import dataclasses
 import functools
 import re
 
-from ..rewrite import Delete, Refusal, Rename
-from . import planning, shell_syntax
+from ..migration import Delete, Refusal, Rename
+from . import rulebook, shell_syntax
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
 
 _ARRAY_REFERENCE = re.compile(r"\$\{(\w+)\[[@*]\]\}")
@@ -135,7 +135,7 @@ def _shell_values(text: str, words: list, value_text: str) -> tuple:
 def _sets(text: str, start: int = 0, end: int | None = None):
     """The first rule's setting in ``text[start:end]`` (its ``text_setting``), or None."""
     end = len(text) if end is None else end
-    for rule in planning.active():
+    for rule in rulebook.active():
         match = rule.text_setting.search(text, start, end)
         if match:
             return match
@@ -145,7 +145,7 @@ def _sets(text: str, start: int = 0, end: int | None = None):
 def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set[str]) -> None:
     """A part of the script bash's grammar could not read, where a rule's key or setting is (or an
     array that holds one is expanded): what the launch there receives is not certain."""
-    needles = planning.needles()
+    needles = rulebook.needles()
     references = [f"${{{name}[" for name in arrays] + [f"${name}" for name in arrays]
     for start, end in script.unread:
         region = text[start:end]
@@ -154,7 +154,7 @@ def _refuse_unread(text: str, script: shell_syntax.Script, arrays: set[str]) -> 
         found += [setting.start() - start] if setting else []
         if found:
             line = line_of(text, start + min(found))
-            if not planning.ignored(script.ignored_lines, [line]):
+            if not rulebook.ignored(script.ignored_lines, [line]):
                 raise Refusal([line], f"{_HERE}, in a part bash's grammar cannot read: check it, or migrate it by hand")
 
 
@@ -173,7 +173,7 @@ def _refuse_partial_expansions(text: str, script: shell_syntax.Script, arrays: s
         for match in _EXPANSION.finditer(word.text):
             whole = match.group(2) in ("[@]", "[*]") and not match.group(3) and match.group(0)[1:2] == "{"
             line = line_of(text, word.start)
-            if match.group(1) in arrays and not whole and not planning.ignored(script.ignored_lines, [line]):
+            if match.group(1) in arrays and not whole and not rulebook.ignored(script.ignored_lines, [line]):
                 raise Refusal(
                     [line],
                     f"{match.group(0)} expands the array {match.group(1)}, which holds a setting migrate acts on, "
@@ -187,7 +187,7 @@ def _refuse_here_documents(text: str, script: shell_syntax.Script) -> None:
     for start, end, shown in script.here_documents:
         match = None if shown else _sets(text, start, end)
         line = match and line_of(text, match.start())
-        if match and not planning.ignored(script.ignored_lines, [line]):
+        if match and not rulebook.ignored(script.ignored_lines, [line]):
             raise Refusal([line], f"{_HERE} in a here-document: migrate it by hand")
 
 
@@ -216,10 +216,10 @@ def _read(word) -> tuple[_Override | None, bool]:
     override = _parse(word.text)
     if override is None:  # not an override: a command, a flag, a shell variable, or ``key=$(…)``
         keyed = _KEYED.fullmatch(word.text)
-        if keyed and planning.reads(keyed.group(1)):
+        if keyed and rulebook.reads(keyed.group(1)):
             return _Override(keyed.group(1), keyed.group(2), False), True
         return None, False
-    if override.is_delete() or not planning.reads(override.key_or_group):
+    if override.is_delete() or not rulebook.reads(override.key_or_group):
         return None, True
     value = None if override.is_sweep_override() else override.value()
     known = not (word.expanded or override.is_sweep_override() or "${" in str(value))
@@ -242,10 +242,10 @@ def _overrides(text: str, script: shell_syntax.Script) -> list[tuple[shell_synta
         if word.printed == "shown":
             continue
         setting = _sets(word.text)
-        if not setting and not planning.reads(_key_of(word.text)):
+        if not setting and not rulebook.reads(_key_of(word.text)):
             continue  # neither a rule's key nor its setting: Hydra need not read it
         line = line_of(text, word.start)
-        marked = planning.ignored(script.ignored_lines, [line])
+        marked = rulebook.ignored(script.ignored_lines, [line])
         if word.printed == "fed":
             if setting and not marked:
                 where = "text given to a program (a file, a pipe, a command substitution, a here-string)"
@@ -270,7 +270,7 @@ def _overrides(text: str, script: shell_syntax.Script) -> list[tuple[shell_synta
 
 
 def _configurations(text: str) -> list:
-    """The configurations of a script as ``found`` settings (key -> :class:`planning.Found`), each
+    """The configurations of a script as ``found`` settings (key -> :class:`rulebook.Found`), each
     with the line of the command that launches it, except those marked ``# verl-compat: ignore``."""
     script = shell_syntax.read(text)
     _refuse_unread(text, script, set())
@@ -285,9 +285,9 @@ def _configurations(text: str) -> list:
         for word, override in launch.overrides:
             shell_values = () if override.known else _shell_values(text, script.words, word.text.partition("=")[2])
             line = line_of(text, word.start)
-            planning.add(found, override.key, override.value, override.known, line, word, shell_values)
+            rulebook.add(found, override.key, override.value, override.known, line, word, shell_values)
         lines = [launch.line, *(line for setting in found.values() for line in setting.lines)]
-        if not planning.ignored(script.ignored_lines, lines):
+        if not rulebook.ignored(script.ignored_lines, lines):
             configs.append((found, launch.line))
     return configs
 
@@ -328,7 +328,7 @@ def _renamed(override: str, key: str, new_key: str, added: bool = False) -> str:
 
 
 def _edits(text: str, found: dict, edits: list) -> list:
-    """The text edits that apply a plan's :class:`Set`/:class:`Rename`/:class:`Delete` to the words."""
+    """The text edits that apply the rules' :class:`Set`/:class:`Rename`/:class:`Delete` to the words."""
     new, lower = {}, lower_booleans(text)  # new: word start -> (word, the overrides that replace it)
 
     def overrides(word):
@@ -375,10 +375,10 @@ def _edits(text: str, found: dict, edits: list) -> list:
 
 
 def migrate_script(text: str, options) -> str:
-    """``text`` with every configuration's plan applied; raises :class:`Refusal`."""
+    """``text`` with every configuration's edits applied; raises :class:`Refusal`."""
     edits = {}  # (start, end) -> (replacement, the line of the launch that wants it)
     for found, line in _configurations(text):
-        for start, end, replacement in _edits(text, found, planning.plan(found, options)):
+        for start, end, replacement in _edits(text, found, rulebook.edits(found, options)):
             other = edits.setdefault((start, end), (replacement, line))
             if other[0] != replacement:
                 raise Refusal(

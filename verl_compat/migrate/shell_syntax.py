@@ -16,7 +16,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from . import planning
+from . import rulebook
 from .text import line_end, line_of
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class _Reader:
                 self._visit(child, arms, captured)
 
     def _comment(self, node) -> None:
-        if planning.IGNORE.match(self._raw(node)):
+        if rulebook.IGNORE.match(self._raw(node)):
             self.ignored_lines.add(line_of(self.text, self._span(node)[0]))
 
     def _command(self, node: Node, arms: Arms, captured: bool, redirects: list[Node]) -> None:

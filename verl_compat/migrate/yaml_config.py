@@ -14,22 +14,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..rewrite import Refusal, Rename, Set
-from . import planning, rules
+from ..migration import Refusal, Rename, Set
+from . import rulebook
 from .files import Unreadable
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
 
 
 def migrate_yaml(text: str, options) -> str:
-    """``text`` with its plan applied (one document, one configuration); raises :class:`Refusal`."""
-    if not any(rule.yaml_setting.search(text) for rule in planning.active()):
+    """``text`` with its edits applied (one document, one configuration); raises :class:`Refusal`."""
+    if not any(rule.yaml_setting.search(text) for rule in rulebook.active()):
         return text
     padded = text if text.endswith("\n") else text + "\n"  # every YAML entry ends with a newline
     found, mappings, parents = _read(padded)
-    marked = {line_of(padded, match.start()) for match in planning.IGNORE.finditer(padded)}
-    if planning.ignored(marked, [line for setting in found.values() for line in setting.lines]):
+    marked = {line_of(padded, match.start()) for match in rulebook.IGNORE.finditer(padded)}
+    if rulebook.ignored(marked, [line for setting in found.values() for line in setting.lines]):
         return text
-    new = _apply(padded, found, mappings, parents, planning.plan(found, options))
+    new = _apply(padded, found, mappings, parents, rulebook.edits(found, options))
     return text if new == padded else new
 
 
@@ -47,20 +47,20 @@ def _read(text: str) -> tuple:
                 continue
             key = prefix + str(key_node.value)
             where = prefix[:-1]
-            if key_node.value == "<<" and (planning.on_path(where) or planning.reads(where)):
+            if key_node.value == "<<" and (rulebook.on_path(where) or rulebook.reads(where)):
                 raise Refusal(
                     [key_node.start_mark.line + 1],
                     f"a merge key (<<) in {where or 'the document'}, where migrate reads keys: migrate it by hand",
                 )
-            if value_node.id == "mapping" and planning.on_path(key):
+            if value_node.id == "mapping" and rulebook.on_path(key):
                 mappings[key] = value_node
                 parents[key] = (key_node, value_node, mapping)
                 walk(value_node, key + ".")
-            elif planning.reads(key):
+            elif rulebook.reads(key):
                 value = construct(value_node)
                 line = key_node.start_mark.line + 1
-                planning.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
-            elif planning.on_path(key):
+                rulebook.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
+            elif rulebook.on_path(key):
                 mappings[key] = value_node
 
     walk(root, "")
@@ -152,7 +152,7 @@ def _value_edit(text: str, key_node, value_node, new: str, through: str = "") ->
 
 def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -> str:
     # fresh: a new key -> (comment lines, value text, inline comment)
-    changes, fresh, lower, defaults = [], {}, lower_booleans(text), rules.defaults()
+    changes, fresh, lower, defaults = [], {}, lower_booleans(text), rulebook.defaults()
     removed = {}  # the path of a mapping -> the changes that remove its entries
     for edit in edits:
         if isinstance(edit, Set):
@@ -190,7 +190,7 @@ def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -
     return splice(text, changes + _yaml_inserts(text, mappings, fresh))
 
 
-def _place(found: dict[str, planning.Found], key: str) -> tuple[object, object, object]:
+def _place(found: dict[str, rulebook.Found], key: str) -> tuple[object, object, object]:
     """Where ``key`` is set, to edit: ``(key node, value node, mapping)``. A value that is an alias
     (``tool: *memory``) is the anchor's node, elsewhere in the file: editing it would edit the
     anchor's key too."""

@@ -20,7 +20,8 @@ from omegaconf import OmegaConf
 from verl.trainer import main_ppo
 
 import verl_compat
-from verl_compat import patching, propagation, wrapping
+from verl_compat import patching, wrapping
+from verl_compat.fixes import propagation
 
 ENV = "VERL_USE_EXTERNAL_MODULES"
 SHIPPED = [os.path.dirname(verl_compat.__file__), os.path.dirname(wrapt.__file__)]

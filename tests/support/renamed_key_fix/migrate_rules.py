@@ -3,7 +3,7 @@
 
 import re
 
-from verl_compat.rewrite import Delete, Refusal, Rename, Rule
+from verl_compat.migration import Delete, Refusal, Rename, Rule
 
 OLD, NEW, GONE = "trainer.old_total_steps", "trainer.total_training_steps", "trainer.obsolete_flag"
 
@@ -20,7 +20,7 @@ class RenamedTotalSteps(Rule):
     def concerns(self, settings):
         return OLD in settings
 
-    def plan(self, settings, options):
+    def edits(self, settings, options):
         if not settings[OLD].known:
             raise Refusal(settings[OLD].lines, f"{OLD} comes from the shell: migrate it by hand")
         if NEW in settings and settings[NEW].value != settings[OLD].value:

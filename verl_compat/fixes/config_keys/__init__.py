@@ -12,7 +12,10 @@ before any worker starts when a key asks for what this verl cannot do
 
 from __future__ import annotations
 
-NAME = "config_keys"
+from ... import registry
+from . import findings
+
+NAME = registry.fix_name(__name__)
 TARGETS = ("hydra._internal.config_loader_impl",)
 
 
@@ -25,25 +28,15 @@ def patches(module):
 
 def describe(config) -> dict:
     """Each old key of the config doctor composed, and what the launch does with it."""
-    import sys
+    from . import report  # the table, read only when doctor asks
 
-    from . import report
-
-    compose = sys.modules.get(f"{__name__}.compose")
-    return report.describe(compose.findings_for(config) if compose is not None else ())
+    return report.describe(findings.findings_for(config))
 
 
 def state() -> dict:
     """The old keys met in this process and what each became."""
-    import sys
-
-    compose = sys.modules.get(f"{__name__}.compose")
-    return compose.state() if compose is not None else {"keys": {}}
+    return findings.state()
 
 
 def reset() -> None:
-    import sys
-
-    compose = sys.modules.get(f"{__name__}.compose")
-    if compose is not None:
-        compose.reset()
+    findings.reset()

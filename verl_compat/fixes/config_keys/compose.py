@@ -33,10 +33,11 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
 
 from ... import deprecation
+from ... import registry
 from ...registry import Patch, Plan, guard, is_looking
-from . import table, translate
+from . import findings, table, translate
 
-NAME = "config_keys"
+NAME = registry.fix_name(__name__)
 _HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
 
 
@@ -96,7 +97,7 @@ def load_configuration(wrapped, instance, args, kwargs):
     error = None
     with guard(NAME, "load_configuration"):
         if is_looking():
-            _looked_at[:] = [*_looked_at[-7:], (cfg, tuple(session.findings))]
+            findings.record_look(cfg, tuple(session.findings))
         else:
             error = report(session.findings)
     if error is not None:
@@ -256,35 +257,14 @@ class _RepoProbe:
 
 # --- what the user is told -----------------------------------------------------------------------
 
-_seen: dict = {}  # old key -> what became of it, for state()
-
-
-def report(findings) -> str | None:
+def report(found) -> str | None:
     """Warn once per key; return the error text when a finding stops the run."""
-    stops = translate.stopping(findings)
-    for finding in findings:
-        _seen[finding.key] = finding.new_key or finding.row.kind
+    stops = translate.stopping(found)
+    for finding in found:
+        findings.record(finding.key, finding.new_key or finding.row.kind)
         if finding not in stops:
             deprecation.warn_once(f"{NAME}:{finding.key}", finding.warning())
     return translate.stop_message(stops) if stops else None
-
-
-_looked_at: list = []  # (config, findings) of the last compositions made only to look (doctor's)
-
-
-def findings_for(config) -> tuple:
-    """What the composition that returned ``config`` (inside :func:`verl_compat.registry.looking`)
-    found, without warning or stopping."""
-    return next((findings for composed, findings in reversed(_looked_at) if composed is config), ())
-
-
-def state() -> dict:
-    return {"keys": dict(sorted(_seen.items()))}
-
-
-def reset() -> None:
-    _seen.clear()
-    _looked_at.clear()
 
 
 def plan(module) -> Plan:

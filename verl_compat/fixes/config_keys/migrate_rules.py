@@ -1,4 +1,4 @@
-"""config_keys' rewrite rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.rewrite`).
+"""config_keys' migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migration`).
 
 The same table and the same probe decide as at run time (:mod:`.translate`), against the installed
 verl's own config (:mod:`.installed`): a key is rewritten only where that verl lacks it, to the
@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ... import _version, probes
-from ...rewrite import Delete, Refusal, Rename, Rule, Set, Setting
+from ...migration import Delete, Refusal, Rename, Rule, Set, Setting
 from . import installed, translate
 from .table import ROWS
 
@@ -203,7 +203,7 @@ class OldKeysToInstalledVerl(Rule):
         probe = _probe()
         return probe is None or any(_lacks(key, old[key], probe) for key in old)
 
-    def plan(self, settings: dict, options) -> list:
+    def edits(self, settings: dict, options) -> list:
         probe = _probe()
         old = _old(settings)
         if probe is None:

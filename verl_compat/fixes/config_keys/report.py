@@ -2,15 +2,16 @@
 happen to it on this verl (the ``describe`` part of the fix contract, docs/fix_contract.md).
 
 doctor composes the config inside :func:`verl_compat.registry.looking`, so the composition records
-its findings (:func:`.compose.findings_for`) instead of warning or stopping: every old key is
+its findings (:func:`.findings.findings_for`) instead of warning or stopping: every old key is
 listed, those that would stop the launch among them.
 """
 
 from __future__ import annotations
 
+from ... import registry
 from . import translate
 
-NAME = "config_keys"
+NAME = registry.fix_name(__name__)
 
 
 def fate(finding: translate.Finding, stops: bool) -> str:

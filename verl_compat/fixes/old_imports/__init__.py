@@ -14,11 +14,12 @@ the import to write; a removed or replaced one raises :class:`RemovedFromVerlErr
 
 from __future__ import annotations
 
+from ... import registry
 from .errors import RemovedFromVerlError, RemovedKeywordError, RemovedModuleError
 
 __all__ = ["RemovedFromVerlError", "RemovedKeywordError", "RemovedModuleError"]
 
-NAME = "old_imports"
+NAME = registry.fix_name(__name__)
 # The modules of the keyword rows (keywords.MODULES, spelled out: importing this module stays cheap).
 TARGETS = (
     "verl.trainer.ppo.ray_trainer",

@@ -19,7 +19,7 @@ from ...registry import Patch, Plan, guard
 from .errors import RemovedKeywordError
 from .table import KEYWORD_ROWS, KeywordRow
 
-NAME = "old_imports"
+NAME = registry.fix_name(__name__)
 
 # verl's agent loop modules need the rollout stack (openai, cachetools: the 0.6.1 and 0.7.1 wheels do
 # not declare them) and doctor imports every target, calling a failed import a problem: their rows

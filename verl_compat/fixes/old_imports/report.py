@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import collections
 
+from ... import registry
 from . import installed, resolve
 from .table import KEYWORD_ROWS, ROWS
 
-NAME = "old_imports"
+NAME = registry.fix_name(__name__)
 
 
 def rows() -> list[tuple[str, list[str]]]:

@@ -18,7 +18,7 @@ from ... import deprecation, registry
 from . import entry_points, resolve
 from .errors import RemovedFromVerlError, RemovedModuleError
 
-NAME = "old_imports"
+NAME = registry.fix_name(__name__)
 
 _lock = threading.Lock()
 _fates: dict[tuple[str, str | None], resolve.Fate | None] = {}

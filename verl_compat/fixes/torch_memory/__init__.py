@@ -6,7 +6,7 @@ method (``AttributeError`` after step 1, verl #6180/#6181), and verl 0.8.0 (#619
 call, so the same config now silently dumps nothing. Snapshots now come from the unified
 DistProfiler (``global_profiler.steps`` + ``actor...profiler.enable``).
 
-The fix reads top to bottom: :mod:`.config` detects the case and translates the config (pure, also
+The fix reads top to bottom: :mod:`.translate` detects the case and translates the config (pure, also
 used by doctor and migrate); :func:`on_trainer_init` applies it before a trainer builds its workers;
 :func:`before_step` neutralises the legacy call as each step's own ``_stop_profiling`` starts, and
 :func:`after_step` drives the actor worker group once it returned, in the legacy case
@@ -22,17 +22,17 @@ from __future__ import annotations
 
 from ... import deprecation, probes, reach, registry, trainers
 from . import runtime
-from .config import (
+from .translate import (
     LEGACY_KEY,
     Case,
     Detection,
     Problem,
     detect,
     replacement_overrides,
+    report_problems,
     translate,
     warning_text,
 )
-from .config import _report
 from .report import describe, describe_trainer
 
 __all__ = [
@@ -58,7 +58,7 @@ __all__ = [
     "warning_text",
 ]
 
-NAME = "torch_memory"
+NAME = registry.fix_name(__name__)
 SEPARATION = "verl.experimental.separation.ray_trainer"
 TARGETS = (SEPARATION,)
 
@@ -67,7 +67,7 @@ def prepare(config, total_steps: int | None = None) -> tuple:
     """Detect, translate and warn: the whole config step, shared by every entry point. Returns
     the detection and the edits made, as ``(key, value)`` pairs."""
     detection = detect(config, total_steps)
-    _report(detection.problems)
+    report_problems(detection.problems)
     edits = translate(config, detection)
     _record(detection)
     if detection.case in (Case.LEGACY, Case.MIXED):

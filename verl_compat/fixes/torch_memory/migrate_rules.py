@@ -1,4 +1,4 @@
-"""torch_memory's rewrite rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.rewrite`).
+"""torch_memory's migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migration`).
 
 What a configuration needs is decided by the fix's own :func:`.config.detect` and
 :func:`.config.translate`, so the migrated file asks verl for exactly what the shim does at run
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ...rewrite import Delete, Refusal, Rename, Rule, Set
-from .config import ACTOR_PROFILER, GLOBAL_TOOL_KEY, LEGACY_KEY, SCHEMA_DEFAULTS, Case, detect, translate
+from ...migration import Delete, Refusal, Rename, Rule, Set
+from .translate import ACTOR_PROFILER, GLOBAL_TOOL_KEY, LEGACY_KEY, SCHEMA_DEFAULTS, Case, detect, translate
 
 ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH = (
     f"{ACTOR_PROFILER}.{leaf}" for leaf in ("enable", "all_ranks", "ranks", "save_path")
@@ -54,7 +54,7 @@ class TorchMemoryToDistProfiler(Rule):
             for value, known in settings[key].values()
         )
 
-    def plan(self, settings: dict, options) -> list:
+    def edits(self, settings: dict, options) -> list:
         for key in (LEGACY_KEY, TOOL):
             if key in settings and not settings[key].known and _from_shell(settings[key]):
                 setting = settings[key]

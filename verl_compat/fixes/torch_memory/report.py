@@ -2,7 +2,7 @@
 whether its trainer hooks serve a trainer class (the ``describe`` and ``describe_trainer`` parts of
 the fix contract, docs/fix_contract.md).
 
-Reads the config with :mod:`.config` (exactly what the run-time fix reads), the installed verl
+Reads the config with :mod:`.translate` (exactly what the run-time fix reads), the installed verl
 through :mod:`verl_compat.probes`, and what is wrapped through :mod:`verl_compat.wrapping` and
 :mod:`verl_compat.reach`. Only looks: nothing is patched, shipped or warned.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ... import probes, reach, registry, wrapping
 from . import config as config_step
-from .config import Case
+from .translate import Case
 from .runtime import LEGACY_CALL, step_calls
 
-NAME = "torch_memory"
+NAME = registry.fix_name(__name__)
 
 CASES = {
     Case.NONE: "tool is not torch_memory: nothing to do",

@@ -14,7 +14,7 @@ import threading
 import weakref
 
 from ... import probes
-from .config import Case, Detection
+from .translate import Case, Detection
 
 logger = logging.getLogger("verl_compat")
 

@@ -1,9 +1,15 @@
-"""What one configuration needs, whatever the file format: its settings, read by an engine, go to
-the rules (:mod:`.rules`), and their edits come back for the engine to apply.
+"""migrate's rules: where they come from (each fix's ``migrate_rules`` module, found by name), what
+they read, and the edits they ask for one configuration, whatever the file format: its settings,
+read by an engine, go to the rules, and their edits come back for the engine to apply.
+
+migrate knows no key of its own. For each fix module of the registry it imports
+``<fix module>.migrate_rules`` when the fix has one and takes its ``RULES``. A broken rules module
+is an error, not a skip: a ``--check`` that silently left a fix's keys alone would pass files it
+should not.
 
 A configuration is what one launch receives (a command with the bash arrays it expands, one
 combination of ``if``/``case`` arms), or one YAML document. Nothing is guessed: a key that the
-configuration sets to two values, where a rule is concerned, is refused before the rule plans.
+configuration sets to two values, where a rule is concerned, is refused before the rule is asked for edits.
 """
 
 from __future__ import annotations
@@ -14,8 +20,43 @@ import functools
 import re
 import threading
 
-from ..rewrite import Options, Refusal, Setting
-from . import rules
+import importlib
+import importlib.util
+
+from .. import registry
+from ..migration import Options, Refusal, Setting
+
+def fix_modules() -> tuple:
+    """The fix modules of the registry, in its order: the one place migrate reads it."""
+    return registry.FIX_MODULES
+
+
+class RulesError(Exception):
+    """A fix's ``migrate_rules`` module cannot be loaded."""
+
+
+@functools.lru_cache(maxsize=None)
+def rules() -> tuple:
+    """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
+    found = []
+    for module in fix_modules():
+        name = f"{module}.migrate_rules"
+        try:
+            if hasattr(importlib.import_module(module), "__path__") and importlib.util.find_spec(name):
+                found += importlib.import_module(name).RULES
+        except Exception as error:
+            raise RulesError(f"cannot load the migrate rules of {module} ({type(error).__name__}: {error})") from error
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=None)
+def defaults() -> dict:
+    """verl's schema values of the keys the rules read (``Rule.defaults``), all rules together."""
+    merged = {}
+    for rule in rules():
+        merged.update(rule.defaults)
+    return merged
+
 
 # ``# verl-compat: ignore`` on a line of a configuration, or right above one, leaves it as it is.
 IGNORE = re.compile(r"#[ \t]*verl-compat:[ \t]*ignore\b")
@@ -40,7 +81,7 @@ class Found:
 
 def add(found: dict, key: str, value, known: bool, line: int, place, shell_values=()) -> None:
     """Record that the configuration sets ``key`` at ``place``; verl's schema value is not a setting."""
-    defaults = rules.defaults()
+    defaults = defaults()
     if key in defaults and defaults[key] == value:
         return
     setting = found.get(key)
@@ -60,7 +101,7 @@ _pass = threading.local()
 
 @contextlib.contextmanager
 def pass_of(rule):
-    """Read, plan and edit for ``rule`` alone inside this block."""
+    """Read, ask for edits and edit for ``rule`` alone inside this block."""
     _pass.rules = (rule,)
     try:
         yield
@@ -70,7 +111,7 @@ def pass_of(rule):
 
 def active() -> tuple:
     """The rules of the current pass (every rule outside :func:`pass_of`)."""
-    return getattr(_pass, "rules", None) or rules.rules()
+    return getattr(_pass, "rules", None) or rules()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,7 +166,7 @@ def mentioned(text: str) -> bool:
     return any(mention in text for rule in active() for mention in rule.mentions)
 
 
-def plan(found: dict, options: Options) -> list:
+def edits(found: dict, options: Options) -> list:
     """The edits of every rule of the pass concerned by the configuration ``found`` (key -> :class:`Found`)."""
     settings = {key: setting.setting() for key, setting in found.items()}
     edits = []
@@ -141,7 +182,7 @@ def plan(found: dict, options: Options) -> list:
                     f"{key} is set to {found[key].value!r} and to {value!r} for the same launch (Hydra would "
                     "take the last one): keep one",
                 )
-        planned = rule.plan(own, options)
+        planned = rule.edits(own, options)
         for edit in planned:
             for key in (edit.key, getattr(edit, "new_key", edit.key)):
                 if not reads(key, rule):  # the engines read (and know where to put) only these

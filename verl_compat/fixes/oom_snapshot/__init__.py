@@ -37,15 +37,13 @@ import traceback
 from datetime import datetime
 from typing import Callable
 
-from .. import probes, registry, snapshot_files, wrapping
-from ..configs import DEFAULT_SAVE_PATH
+from ... import probes, registry, snapshot_files, wrapping
+from ...configs import DEFAULT_SAVE_PATH
 
-NAME = "oom_snapshot"
+NAME = registry.fix_name(__name__)
 PROFILER_MODULE = "verl.utils.profiler.profile"  # where 0.6.x-0.8.x define TorchMemoryProfiler
 TARGETS = (PROFILER_MODULE,)
 
-# verl 0.9.1's names (verl_compat/snapshot_files.py), so that tools and habits carry across releases.
-TAG = snapshot_files.OOM_TAG
 
 logger = logging.getLogger("verl_compat")
 
@@ -157,7 +155,7 @@ class Observer:
         # error state. verl < 0.9.1's sampler always synchronises first (and logs a failure).
         extra = {"synchronize": False} if probes.snapshot_dump_can_skip_sync() else {}
         profiler.sampler.dump_memory_snapshot(
-            out_dir=save_path(profiler.config), tag=TAG, sub_dir=snapshot_files.oom_sub_dir(datetime.now()), **extra
+            out_dir=save_path(profiler.config), tag=snapshot_files.OOM_TAG, sub_dir=snapshot_files.oom_sub_dir(datetime.now()), **extra
         )
 
 

@@ -42,10 +42,10 @@ import logging
 import os
 import sys
 
-from . import patching, registry, wrapping
-from .probes import EXTERNAL_MODULES
+from ... import patching, registry, wrapping
+from ...probes import EXTERNAL_MODULES
 
-NAME = "propagation"
+NAME = registry.fix_name(__name__)
 # Module -> its function that calls ``ray.init`` with the run's config. verl-omni's launchers start
 # Ray themselves (``run_omni``'s v1 path goes through ``run_ppo``, its offline-DPO path through
 # ``launch_ray_task_runner``).

@@ -1,4 +1,4 @@
-"""The vocabulary of rewrite rules: how a fix tells ``verl-compat migrate`` what to change in a config.
+"""The vocabulary of migrate rules: how a fix tells ``verl-compat migrate`` what to change in a config.
 
 A fix that has a legacy spelling to rewrite puts its rules in ``<fix>/migrate_rules.py`` as
 ``RULES = (SomeRule(), …)``; migrate finds that module for each fix it knows. A rule never sees a
@@ -44,7 +44,7 @@ class Setting:
 class Set:
     """Give ``key`` the ``value``: in place where it is set, else as a new override or entry. In a
     script a new override goes next to the override of ``near`` (a key the configuration sets, or
-    the key a :class:`Rename` of this plan renames); in YAML a new entry ends its mapping."""
+    the key a :class:`Rename` among these edits renames); in YAML a new entry ends its mapping."""
 
     key: str
     value: object
@@ -87,7 +87,7 @@ class Refusal(Exception):
 
 
 class Rule:
-    """A rewrite rule: subclass it, say what it does in the docstring, and set
+    """A migrate rule: subclass it, say what it does in the docstring, and set
 
     - ``name``: a short name, shown in messages;
     - ``keys``: the dotted keys it reads or writes; migrate parses nothing else, and finds where a
@@ -105,7 +105,7 @@ class Rule:
       equal to it is not the user's setting, and a :class:`Delete` or :class:`Rename` of the key in
       a complete trainer config writes it back;
 
-    and implement :meth:`concerns` and :meth:`plan`.
+    and implement :meth:`concerns` and :meth:`edits`.
     """
 
     name = ""
@@ -118,10 +118,10 @@ class Rule:
 
     def concerns(self, settings: dict) -> bool:
         """Whether this configuration (key -> :class:`Setting`, only ``keys`` that are set) is the
-        rule's business. Only then are its duplicate keys refused and :meth:`plan` called."""
+        rule's business. Only then are its duplicate keys refused and :meth:`edits` called."""
         raise NotImplementedError
 
-    def plan(self, settings: dict, options: Options) -> list:
+    def edits(self, settings: dict, options: Options) -> list:
         """The edits (:class:`Set`, :class:`Rename`, :class:`Delete`) that say the configuration in
         verl's own keys; empty when it already does, which makes migrating twice change nothing.
         Raise :class:`Refusal` instead of guessing."""

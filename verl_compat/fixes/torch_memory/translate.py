@@ -29,7 +29,6 @@ from ...registry import first_line as _first_line
 LEGACY_KEY = "actor_rollout_ref.actor.profiler.tool"
 GLOBAL_TOOL_KEY = "global_profiler.tool"
 ACTOR_PROFILER = "actor_rollout_ref.actor.profiler"
-_ACTOR_PROFILER = ACTOR_PROFILER
 # verl's own values of the two actor keys that follow global_profiler (``actor/actor.yaml``,
 # 0.6.1-0.9.1): a complete trainer config spells them so, and they are not a user's setting.
 SCHEMA_DEFAULTS = {
@@ -84,7 +83,7 @@ def detect(config, total_steps: int | None = None) -> Detection:
     try:
         return _detect_torch_memory(config, total_steps)
     except _config_errors() as exc:  # a key that does not resolve; a bug of ours is not caught here
-        problem = Problem(_ACTOR_PROFILER, f"cannot be read ({_first_line(exc)}); {_LEFT}")
+        problem = Problem(ACTOR_PROFILER, f"cannot be read ({_first_line(exc)}); {_LEFT}")
         return Detection(Case.NONE, problems=(problem,))
 
 
@@ -99,8 +98,8 @@ def _config_errors() -> tuple:
 def _detect_torch_memory(config, total_steps: int | None) -> Detection:
     problems = []
     steps = _steps(_select(config, _STEPS_KEY), problems)
-    enable = _flag(config, f"{_ACTOR_PROFILER}.enable", problems)
-    all_ranks = _flag(config, f"{_ACTOR_PROFILER}.all_ranks", problems)
+    enable = _flag(config, f"{ACTOR_PROFILER}.enable", problems)
+    all_ranks = _flag(config, f"{ACTOR_PROFILER}.all_ranks", problems)
     if total_steps is None:
         total_steps = _select(config, "trainer.total_training_steps")
     if not _is_step_number(total_steps) or total_steps < 1:
@@ -110,7 +109,7 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
     else:
         case = Case.NEW_STYLE if enable else Case.MIXED
     ranks = _ranks(config, all_ranks, problems)
-    save_path = _select(config, f"{_ACTOR_PROFILER}.save_path")
+    save_path = _select(config, f"{ACTOR_PROFILER}.save_path")
     key_set = GLOBAL_TOOL_KEY if _inherits_global_tool(config) else LEGACY_KEY
     _check_steps(steps, total_steps, problems)
     _check_save_path(config, save_path, problems)
@@ -230,7 +229,7 @@ def _flag(config, key: str, problems: list) -> bool:
 
 
 def _ranks(config, all_ranks: bool, problems: list) -> tuple:
-    key = f"{_ACTOR_PROFILER}.ranks"
+    key = f"{ACTOR_PROFILER}.ranks"
     value = _select(config, key)
     if value is None:
         return ()
@@ -261,7 +260,7 @@ def _check_save_path(config, save_path, problems: list) -> None:
     """Where the actor's snapshots go: its own ``save_path`` (what its DistProfiler reads), which by
     default interpolates ``global_profiler.save_path``. Checked from this process only: a worker
     on another node writes to its own disk."""
-    key = f"{_ACTOR_PROFILER}.save_path"
+    key = f"{ACTOR_PROFILER}.save_path"
     overall = _select(config, "global_profiler.save_path")
     if save_path is not None and overall is not None and str(save_path) != str(overall):
         problems.append(
@@ -290,7 +289,7 @@ def _check_save_path(config, save_path, problems: list) -> None:
     )
 
 
-def _report(problems) -> None:
+def report_problems(problems) -> None:
     """Log each problem once per process (per activation)."""
     for problem in problems:
         deprecation.log_once(str(problem))
@@ -337,9 +336,9 @@ def translate(config, detection: Detection) -> list:
         return []
     wanted = []
     if not detection.enable:
-        wanted.append((f"{_ACTOR_PROFILER}.enable", True))
+        wanted.append((f"{ACTOR_PROFILER}.enable", True))
     if not detection.all_ranks and not detection.ranks:
-        wanted.append((f"{_ACTOR_PROFILER}.all_ranks", True))
+        wanted.append((f"{ACTOR_PROFILER}.all_ranks", True))
     edits = []
     for key, value in wanted:
         try:
@@ -366,15 +365,15 @@ def replacement_overrides(detection: Detection) -> list:
         # verl has no "every step" spelling; past a few dozen steps, a full list helps nobody.
         steps_text = "[<the steps you want a snapshot of, e.g. 1,2,3>]"
     ranks = (
-        f"{_ACTOR_PROFILER}.ranks=[{','.join(map(str, detection.ranks))}]"
+        f"{ACTOR_PROFILER}.ranks=[{','.join(map(str, detection.ranks))}]"
         if detection.ranks
-        else f"{_ACTOR_PROFILER}.all_ranks=True"
+        else f"{ACTOR_PROFILER}.all_ranks=True"
     )
     return [
         "global_profiler.tool=torch_memory",
         f"global_profiler.save_path={detection.save_path or DEFAULT_SAVE_PATH}",
         f"global_profiler.steps={steps_text}",
-        f"{_ACTOR_PROFILER}.enable=True",
+        f"{ACTOR_PROFILER}.enable=True",
         ranks,
     ]
 
@@ -401,7 +400,7 @@ def warning_text(detection: Detection, edits: list) -> str:
     else:
         what = (
             f"{detection.key_set}=torch_memory with global_profiler.steps but "
-            f"{_ACTOR_PROFILER}.enable=False (case 3, verl #6181) dumps nothing on verl >=0.7.1"
+            f"{ACTOR_PROFILER}.enable=False (case 3, verl #6181) dumps nothing on verl >=0.7.1"
         )
         advice = "Replace the legacy key with" if detection.key_set == LEGACY_KEY else "Use"
     forced = f"; verl-compat forced {', '.join(f'{key}={value}' for key, value in edits)}" if edits else ""
@@ -438,8 +437,8 @@ def describe(config) -> dict:
         return plan
     if detection.case == Case.LEGACY and detection.total_steps:
         plan["steps"] = list(range(1, int(detection.total_steps) + 1))
-    save_path = _select(translated, f"{_ACTOR_PROFILER}.save_path")
-    all_ranks, ranks = _select(translated, f"{_ACTOR_PROFILER}.all_ranks"), _select(translated, f"{_ACTOR_PROFILER}.ranks")
+    save_path = _select(translated, f"{ACTOR_PROFILER}.save_path")
+    all_ranks, ranks = _select(translated, f"{ACTOR_PROFILER}.all_ranks"), _select(translated, f"{ACTOR_PROFILER}.ranks")
     plan["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/{snapshot_files.STEP_PATTERN}"
     plan["ranks"] = "all" if all_ranks else list(ranks or [0])
     if plan["warns"]:

@@ -1,0 +1,35 @@
+"""What config_keys met in this process: the old keys and what each became (``state()``), and what
+the compositions made only to look found (``describe()``, for doctor).
+
+Standard library only and kept apart from :mod:`.compose`, which imports Hydra: the fix's contract
+functions read it without importing Hydra, and without looking for :mod:`.compose` in
+``sys.modules``."""
+
+from __future__ import annotations
+
+seen: dict[str, str] = {}  # old key -> its successor, or what became of it ("dropped", "removed")
+looked_at: list[tuple[object, tuple]] = []  # (config, findings) of the compositions made only to look
+
+
+def record(key: str, fate: str) -> None:
+    seen[key] = fate
+
+
+def record_look(config, findings: tuple) -> None:
+    """Keep the last eight: doctor asks about the composition it just made."""
+    looked_at[:] = [*looked_at[-7:], (config, findings)]
+
+
+def findings_for(config) -> tuple:
+    """What the composition that returned ``config`` (inside :func:`verl_compat.registry.looking`)
+    found, without warning or stopping."""
+    return next((found for composed, found in reversed(looked_at) if composed is config), ())
+
+
+def state() -> dict:
+    return {"keys": dict(sorted(seen.items()))}
+
+
+def reset() -> None:
+    seen.clear()
+    looked_at.clear()

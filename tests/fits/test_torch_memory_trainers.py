@@ -98,7 +98,7 @@ def test_issue_6181(fit, shim, shim_warnings, tmp_path):
 
     assert_one_dump_per_rank_per_step(result, [1, 2])  # the trainer's own calls, now enabled
     [message] = shim_warnings()
-    assert "case 3" in message and "forced actor_rollout_ref.actor.profiler.enable=True" in message
+    assert "the mixed form of verl #6181" in message and "forced actor_rollout_ref.actor.profiler.enable=True" in message
 
 
 def test_new_style_config_is_left_alone(fit, shim_warnings, tmp_path):

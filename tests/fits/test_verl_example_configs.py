@@ -1,7 +1,7 @@
 """verl's own torch_memory example through the real fit(): ``examples/profile/
 run_qwen2_5_vl_7b_torch_memory.sh`` (verl 0.8.0 to 0.9.x) sets ``global_profiler.tool=torch_memory``
 and no ``global_profiler.steps``. The actor inherits the tool, so verl >= 0.8 writes nothing for it,
-verl <= 0.7.x makes the legacy call (a crash on engine workers); verl-compat serves it as case 1 and
+verl <= 0.7.x makes the legacy call (a crash on engine workers); verl-compat serves it as the legacy case and
 names the key the user actually wrote."""
 
 import pytest

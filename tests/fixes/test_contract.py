@@ -367,7 +367,7 @@ def test_a_failing_describe_is_reported_and_the_other_fixes_describe(with_throwa
     config = doctor.compose(probes.verl_config_dir(), ["actor_rollout_ref.actor.profiler.tool=torch_memory"])
     report = doctor.collect(config, "test")
     described = report["config"]["fixes"]
-    assert described["torch_memory"]["case"] == 1
+    assert described["torch_memory"]["case"] == "legacy"
     assert described["throwaway"]["cannot"] == ["throwaway.describe() failed (see the log above)"]
     assert "throwaway.describe() failed" in doctor.render(report)
 
@@ -399,7 +399,7 @@ def test_a_failing_reset_never_stops_deactivate_halfway(with_throwaway, monkeypa
         deprecation.warn_once("contract-test", "said once")
     from verl_compat.fixes import torch_memory
 
-    torch_memory._last["case"] = 1
+    torch_memory._last["case"] = "legacy"
     verl_compat.deactivate()
 
     assert not patching.is_active()

@@ -19,6 +19,7 @@ from omegaconf import OmegaConf
 
 import verl_compat
 from verl_compat.fixes import torch_memory
+from verl_compat.fixes.torch_memory import Case
 
 ACTOR = "actor_rollout_ref.actor.profiler"
 TOOL = f"{ACTOR}.tool"
@@ -31,68 +32,68 @@ def _file(tmp_path):
     return path
 
 
-# id: (overrides (a list, or a function of tmp_path), the key named, words in the message, case, edits made)
+# id: (overrides (a list, or a function of tmp_path), the key named, words in the message, Case, edits made)
 ROWS = {
     "tool_with_a_dash": (
-        [f"{TOOL}=torch-memory"], TOOL, ["'torch-memory'", "Did you mean torch_memory?", "case 0"], 0, [],
+        [f"{TOOL}=torch-memory"], TOOL, ["'torch-memory'", "Did you mean torch_memory?"], Case.NONE, [],
     ),
-    "tool_in_capitals": ([f"{TOOL}=Torch_Memory"], TOOL, ["'Torch_Memory'", "Did you mean torch_memory?"], 0, []),
+    "tool_in_capitals": ([f"{TOOL}=Torch_Memory"], TOOL, ["'Torch_Memory'", "Did you mean torch_memory?"], Case.NONE, []),
     "tool_misspelt_in_global": (
-        ["global_profiler.tool=torch_memroy"], TOOL, ["'torch_memroy'", "from global_profiler.tool"], 0, [],
+        ["global_profiler.tool=torch_memroy"], TOOL, ["'torch_memroy'", "from global_profiler.tool"], Case.NONE, [],
     ),
     "steps_a_string": (
-        [*LEGACY, f"{STEPS}='1,2'"], STEPS, ["is '1,2', not a list", f"Write {STEPS}=[1,2]"], 3,
+        [*LEGACY, f"{STEPS}='1,2'"], STEPS, ["is '1,2', not a list", f"Write {STEPS}=[1,2]"], Case.MIXED,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "steps_a_number": (
-        [*LEGACY, f"{STEPS}=2"], STEPS, ["is 2, not a list", f"{STEPS}=[2]"], 3,
+        [*LEGACY, f"{STEPS}=2"], STEPS, ["is 2, not a list", f"{STEPS}=[2]"], Case.MIXED,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "steps_zero_and_negative": (
-        [*LEGACY, f"{STEPS}=[0,-1,2]", f"{ACTOR}.enable=True"], STEPS, ["[0, -1]", "from 1"], 2, [],
+        [*LEGACY, f"{STEPS}=[0,-1,2]", f"{ACTOR}.enable=True"], STEPS, ["[0, -1]", "from 1"], Case.NEW_STYLE, [],
     ),
     "steps_listed_twice": (
         [*LEGACY, f"{STEPS}=[1,1,2]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["[1] more than once", "profiled once"], 2, [],
+        ["[1] more than once", "profiled once"], Case.NEW_STYLE, [],
     ),
     "steps_past_the_run": (
         [*LEGACY, f"{STEPS}=[2,7]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["[7]", "3 steps (trainer.total_training_steps)"], 2, [],
+        ["[7]", "3 steps (trainer.total_training_steps)"], Case.NEW_STYLE, [],
     ),
     "steps_not_numbers": (
         [*LEGACY, f"{STEPS}=[1,two]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["['two']", "not step numbers"], 2, [],
+        ["['two']", "not step numbers"], Case.NEW_STYLE, [],
     ),
     "ranks_out_of_range": (
-        [*LEGACY, f"{ACTOR}.ranks=[0,5]"], f"{ACTOR}.ranks", ["[5]", "actor's 2"], 1, [f"{ACTOR}.enable=True"],
+        [*LEGACY, f"{ACTOR}.ranks=[0,5]"], f"{ACTOR}.ranks", ["[5]", "actor's 2"], Case.LEGACY, [f"{ACTOR}.enable=True"],
     ),
     "ranks_all_negative": (
-        [*LEGACY, f"{ACTOR}.ranks=[-1]"], f"{ACTOR}.ranks", ["[-1]", "no rank dumps a snapshot"], 1,
+        [*LEGACY, f"{ACTOR}.ranks=[-1]"], f"{ACTOR}.ranks", ["[-1]", "no rank dumps a snapshot"], Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "ranks_and_all_ranks": (
-        [*LEGACY, f"{ACTOR}.ranks=[0]", f"{ACTOR}.all_ranks=True"], f"{ACTOR}.ranks", ["all_ranks wins"], 1,
+        [*LEGACY, f"{ACTOR}.ranks=[0]", f"{ACTOR}.all_ranks=True"], f"{ACTOR}.ranks", ["all_ranks wins"], Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "ranks_a_string": (
-        [*LEGACY, f"{ACTOR}.ranks='0,1'"], f"{ACTOR}.ranks", ["is '0,1', not a list", "verl rejects it"], 1,
+        [*LEGACY, f"{ACTOR}.ranks='0,1'"], f"{ACTOR}.ranks", ["is '0,1', not a list", "verl rejects it"], Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "save_path_is_a_file": (
         lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}"], f"{ACTOR}.save_path",
-        ["which is a file, not a folder"], 1, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        ["which is a file, not a folder"], Case.LEGACY, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "save_path_under_a_file": (
         lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}/profile"], f"{ACTOR}.save_path",
-        ["cannot be created", "a-file is a file"], 1, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        ["cannot be created", "a-file is a file"], Case.LEGACY, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "save_paths_contradict": (
         lambda tmp: [*LEGACY, f"global_profiler.save_path={tmp}/global", f"{ACTOR}.save_path={tmp}/actor"],
-        f"{ACTOR}.save_path", ["the actor's own key wins", "go to", "/actor'"], 1,
+        f"{ACTOR}.save_path", ["the actor's own key wins", "go to", "/actor'"], Case.LEGACY,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "tool_does_not_resolve": (
-        ["global_profiler.tool=${no_such.key}"], TOOL, ["cannot be read", "InterpolationKeyError"], 0, [],
+        ["global_profiler.tool=${no_such.key}"], TOOL, ["cannot be read", "InterpolationKeyError"], Case.NONE, [],
     ),
 }
 
@@ -128,7 +129,7 @@ def test_malformed_config_gets_one_clear_message(row, shim, tmp_path, caplog):
     said = [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"verl-compat: {key} ")]
     assert len(said) == 1, [r.getMessage() for r in caplog.records]
     assert all(word in said[0] for word in words), said[0]
-    assert int(detection.case) == case
+    assert detection.case == case
     assert [f"{key}={value}" for key, value in made] == edits
     assert verl_compat.status()["fixes"]["torch_memory"]["errors"] == {}, "no shim error: every value was read"
     assert said[0] in verl_compat.status()["fixes"]["torch_memory"]["problems"]

@@ -144,7 +144,7 @@ _last = {"case": None, "problems": []}
 
 
 def _record(detection: Detection) -> None:
-    _last["case"] = int(detection.case)
+    _last["case"] = detection.case.value
     _last["problems"] = [str(problem) for problem in detection.problems]
 
 

@@ -18,9 +18,9 @@ NAME = registry.fix_name(__name__)
 
 CASES = {
     Case.NONE: "tool is not torch_memory: nothing to do",
-    Case.LEGACY: "legacy: tool=torch_memory, no global_profiler.steps",
-    Case.NEW_STYLE: "new style: global_profiler.steps set, actor profiler enabled",
-    Case.MIXED: "mixed (verl #6181): global_profiler.steps set, actor profiler enable=False",
+    Case.LEGACY: "tool=torch_memory, no global_profiler.steps",
+    Case.NEW_STYLE: "global_profiler.steps set, actor profiler enabled",
+    Case.MIXED: "verl #6181: global_profiler.steps set, actor profiler enable=False",
 }
 
 
@@ -66,19 +66,20 @@ def _trainer(config) -> dict:
 
 
 def describe(config) -> dict:
-    """What the fix will do to ``config`` on this verl: its plan, the calls, the trainer that runs
+    """What the fix will do to ``config`` on this verl: the config edits, the calls, the trainer that runs
     it; ``acts``, ``rows`` and ``cannot`` for doctor."""
-    plan = config_step.describe(config)
-    plan.update(calls(plan["case"], _stop_takes_run_command()))
-    plan["trainer"] = _trainer(config) if plan["case"] and probes.verl_importable() else None
-    plan["acts"] = bool(plan["case"])
-    plan["rows"] = _rows(plan)
-    plan["cannot"] = _cannot(plan)
-    return plan
+    report = config_step.describe(config)
+    acts = report["case"] != Case.NONE
+    report.update(calls(Case(report["case"]), _stop_takes_run_command()))
+    report["trainer"] = _trainer(config) if acts and probes.verl_importable() else None
+    report["acts"] = acts
+    report["rows"] = _rows(report)
+    report["cannot"] = _cannot(report)
+    return report
 
 
-def _cannot(plan: dict) -> list:
-    trainer = plan["trainer"]
+def _cannot(report: dict) -> list:
+    trainer = report["trainer"]
     if not trainer:
         return []
     if trainer["error"]:
@@ -88,28 +89,28 @@ def _cannot(plan: dict) -> list:
     return []
 
 
-def _rows(plan: dict) -> list:
-    rows = [("torch_memory case", f"{plan['case']} ({CASES[plan['case']]})")]
-    trainer = plan["trainer"]
+def _rows(report: dict) -> list:
+    rows = [("torch_memory case", f"{report['case']}: {CASES[Case(report['case'])]}")]
+    trainer = report["trainer"]
     if trainer:
         patched = "patched" if trainer["patched"] else "NOT patched by torch_memory"
         rows.append(("trainer", f"{trainer['class']} ({patched})" if trainer["class"] else trainer["error"]))
-    if plan["case"]:
-        steps = ",".join(map(str, plan["steps"])) if plan["steps"] else "every step (trainer.total_training_steps)"
-        rows += [("config edits", plan["edits"] or "none"), ("profiled steps", steps)]
-        if plan["per_step"]:
-            rows.append(("after each step N", plan["per_step"]))
+    if report["acts"]:
+        steps = ",".join(map(str, report["steps"])) if report["steps"] else "every step (trainer.total_training_steps)"
+        rows += [("config edits", report["edits"] or "none"), ("profiled steps", steps)]
+        if report["per_step"]:
+            rows.append(("after each step N", report["per_step"]))
         else:
             rows.append(("per-step calls", "none added: verl's own _start/_stop_profiling run at these steps"))
         rows += [
-            ("legacy no-ops", plan["neutralised"]),
-            ("dumps", f"{plan['dumps']}  (actor ranks: {plan['ranks']})"),
-            ("warning", "once per process (VerlCompatDeprecationWarning)" if plan["warns"] else "none"),
+            ("legacy no-ops", report["neutralised"]),
+            ("dumps", f"{report['dumps']}  (actor ranks: {report['ranks']})"),
+            ("warning", "once per process (VerlCompatDeprecationWarning)" if report["warns"] else "none"),
         ]
-        if plan["replacement_overrides"]:
-            rows.append(("replace with", plan["replacement_overrides"]))
-    if plan["problems"]:
-        rows.append(("config problems", plan["problems"]))
+        if report["replacement_overrides"]:
+            rows.append(("replace with", report["replacement_overrides"]))
+    if report["problems"]:
+        rows.append(("config problems", report["problems"]))
     return rows
 
 

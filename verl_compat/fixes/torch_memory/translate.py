@@ -37,11 +37,16 @@ SCHEMA_DEFAULTS = {
 }
 
 
-class Case(enum.IntEnum):
-    NONE = 0  # tool is not torch_memory: nothing to do
-    LEGACY = 1  # torch_memory, no global_profiler.steps: "dump after every step, every rank"
-    NEW_STYLE = 2  # torch_memory, steps set, enable on: already the DistProfiler form
-    MIXED = 3  # torch_memory, steps set, enable off: #6181's shape, silently nothing on 0.7.1+
+class Case(str, enum.Enum):
+    """What a config asks of the torch_memory tool; the value is the word users read (doctor, status)."""
+
+    NONE = "none"  # tool is not torch_memory: nothing to do
+    LEGACY = "legacy"  # torch_memory, no global_profiler.steps: "dump after every step, every rank"
+    NEW_STYLE = "new_style"  # torch_memory, steps set, enable on: already the DistProfiler form
+    MIXED = "mixed"  # torch_memory, steps set, enable off: #6181's shape, silently nothing on 0.7.1+
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,7 +78,7 @@ class Detection:
 
 def detect(config, total_steps: int | None = None) -> Detection:
     """Which of the four cases ``config`` is (module docstring), and what in it
-    is malformed. Never raises: a config that cannot be read is case 0, with the reason."""
+    is malformed. Never raises: a config that cannot be read is ``Case.NONE``, with the reason."""
     try:
         tool = _select(config, LEGACY_KEY)
     except Exception as exc:  # an interpolation that does not resolve, an odd config object
@@ -163,7 +168,7 @@ def _tool_problems(config, tool) -> tuple:
     origin = " (from global_profiler.tool)" if _select(config, "global_profiler.tool") == tool else ""
     message = (
         f"is {tool!r}{origin}, not a profiler tool verl knows ({', '.join(KNOWN_TOOLS)}): verl profiles "
-        f"nothing with it. Did you mean torch_memory? {_LEFT} (case 0)."
+        f"nothing with it. Did you mean torch_memory? {_LEFT}."
     )
     return (Problem(LEGACY_KEY, message),)
 
@@ -383,7 +388,7 @@ def warning_text(detection: Detection, edits: list) -> str:
     overrides = replacement_overrides(detection)
     if detection.case == Case.LEGACY and detection.key_set == GLOBAL_TOOL_KEY:
         what = (
-            f"{GLOBAL_TOOL_KEY}=torch_memory without global_profiler.steps (case 1) is incomplete: verl >=0.8 "
+            f"{GLOBAL_TOOL_KEY}=torch_memory without global_profiler.steps is incomplete: verl >=0.8 "
             "dumps nothing for it and verl <0.8 crashes on engine workers (AttributeError: "
             "dump_memory_snapshot). verl-compat drives the DistProfiler after every step instead"
         )
@@ -391,8 +396,8 @@ def warning_text(detection: Detection, edits: list) -> str:
         overrides = [o for o in overrides if not o.startswith(("global_profiler.tool=", "global_profiler.save_path="))]
     elif detection.case == Case.LEGACY:
         what = (
-            f"{LEGACY_KEY}=torch_memory without global_profiler.steps (legacy per-step snapshots, "
-            "case 1) is deprecated: verl <0.8 crashes on engine workers "
+            f"{LEGACY_KEY}=torch_memory without global_profiler.steps (legacy per-step snapshots) "
+            "is deprecated: verl <0.8 crashes on engine workers "
             "(AttributeError: dump_memory_snapshot) and verl >=0.8 dumps nothing. verl-compat "
             "drives the DistProfiler after every step instead"
         )
@@ -400,7 +405,7 @@ def warning_text(detection: Detection, edits: list) -> str:
     else:
         what = (
             f"{detection.key_set}=torch_memory with global_profiler.steps but "
-            f"{ACTOR_PROFILER}.enable=False (case 3, verl #6181) dumps nothing on verl >=0.7.1"
+            f"{ACTOR_PROFILER}.enable=False (the mixed form of verl #6181) dumps nothing on verl >=0.7.1"
         )
         advice = "Replace the legacy key with" if detection.key_set == LEGACY_KEY else "Use"
     forced = f"; verl-compat forced {', '.join(f'{key}={value}' for key, value in edits)}" if edits else ""
@@ -422,9 +427,8 @@ def describe(config) -> dict:
     detection = detect(config)
     translated = copy.deepcopy(config)
     edits = translate(translated, detection)
-    plan = {
-        "case": int(detection.case),
-        "case_name": detection.case.name.lower(),
+    report = {
+        "case": detection.case.value,
         "edits": [f"{key}={value}" for key, value in edits],
         "steps": list(detection.steps) or None,
         "dumps": None,
@@ -434,13 +438,13 @@ def describe(config) -> dict:
         "problems": [f"{problem.key} {problem.message}" for problem in detection.problems],
     }
     if detection.case == Case.NONE:
-        return plan
+        return report
     if detection.case == Case.LEGACY and detection.total_steps:
-        plan["steps"] = list(range(1, int(detection.total_steps) + 1))
+        report["steps"] = list(range(1, int(detection.total_steps) + 1))
     save_path = _select(translated, f"{ACTOR_PROFILER}.save_path")
     all_ranks, ranks = _select(translated, f"{ACTOR_PROFILER}.all_ranks"), _select(translated, f"{ACTOR_PROFILER}.ranks")
-    plan["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/{snapshot_files.STEP_PATTERN}"
-    plan["ranks"] = "all" if all_ranks else list(ranks or [0])
-    if plan["warns"]:
-        plan["replacement_overrides"] = replacement_overrides(detection)
-    return plan
+    report["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/{snapshot_files.STEP_PATTERN}"
+    report["ranks"] = "all" if all_ranks else list(ranks or [0])
+    if report["warns"]:
+        report["replacement_overrides"] = replacement_overrides(detection)
+    return report

@@ -665,17 +665,17 @@ def test_pre_commit_exclude_documented_for_a_vendored_verl_tree(tmp_path, capsys
 def fix_modules(monkeypatch):
     """Registers extra fix modules (from tests/support) the way a contributor would: one more name
     in the registry. migrate's rule discovery reads the registry through ``rulebook.fix_modules``."""
-    from verl_compat.migrate import rules
+    from verl_compat.migrate import rulebook
 
     def register(*names):
         registered = (*rulebook.fix_modules(), *names)
-        monkeypatch.setattr(rules, "fix_modules", lambda: registered)
-        rules.rules.cache_clear()
-        rules.defaults.cache_clear()
+        monkeypatch.setattr(rulebook, "fix_modules", lambda: registered)
+        rulebook.rules.cache_clear()
+        rulebook.defaults.cache_clear()
 
     yield register
-    rules.rules.cache_clear()
-    rules.defaults.cache_clear()
+    rulebook.rules.cache_clear()
+    rulebook.defaults.cache_clear()
 
 
 def test_a_fix_adds_its_rules_without_touching_migrate(tmp_path, fix_modules):

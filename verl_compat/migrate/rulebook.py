@@ -81,8 +81,8 @@ class Found:
 
 def add(found: dict, key: str, value, known: bool, line: int, place, shell_values=()) -> None:
     """Record that the configuration sets ``key`` at ``place``; verl's schema value is not a setting."""
-    defaults = defaults()
-    if key in defaults and defaults[key] == value:
+    schema = defaults()
+    if key in schema and schema[key] == value:
         return
     setting = found.get(key)
     if setting is None:

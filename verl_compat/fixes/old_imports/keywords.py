@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import inspect
 
-from ... import deprecation
+from ... import deprecation, registry
 from ...registry import Patch, Plan, guard
 from .errors import RemovedKeywordError
 from .table import KEYWORD_ROWS, KeywordRow

@@ -351,7 +351,7 @@ def translate(config, detection: Detection) -> list:
             _set(config, key, value)
         except Exception as exc:  # a read-only or frozen config object verl-compat cannot edit
             reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"
-            _report([Problem(key, reason)])
+            report_problems([Problem(key, reason)])
         else:
             edits.append((key, value))
     return edits

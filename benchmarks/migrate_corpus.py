@@ -88,9 +88,9 @@ OVERRIDES = [
     "actor_rollout_ref.ref.fsdp_config.param_offload=True",
     "algorithm.use_kl_in_reward=False",
     "trainer.critic_warmup=0",
-    "trainer.logger='[\"console\",\"wandb\"]'",
+    'trainer.logger=\'["console","wandb"]\'',
     "trainer.project_name='verl_grpo_example_gsm8k'",
-    "trainer.experiment_name=\"${MODEL_NAME}_function_rm\"",
+    'trainer.experiment_name="${MODEL_NAME}_function_rm"',
     "trainer.n_gpus_per_node=8",
     "trainer.nnodes=1",
     "trainer.save_freq=20",
@@ -113,13 +113,16 @@ def launch_script(rng: random.Random, n: int, profiler: list) -> str:
         array = "".join(f"    {word}\n" for word in overrides[:cut])
         return (
             HEADER.format(n=n)
-            + f"\nCOMMON=(\n{array})\n\npython3 -m verl.trainer.main_ppo \\\n    \"${{COMMON[@]}}\" \\\n"
+            + f'\nCOMMON=(\n{array})\n\npython3 -m verl.trainer.main_ppo \\\n    "${{COMMON[@]}}" \\\n'
             + "".join(f"    {word} \\\n" for word in overrides[cut:])
             + "    $@\n"
         )
-    return HEADER.format(n=n) + "\npython3 -m verl.trainer.main_ppo \\\n" + "".join(
-        f"    {word} \\\n" for word in overrides
-    ) + "    $@\n"
+    return (
+        HEADER.format(n=n)
+        + "\npython3 -m verl.trainer.main_ppo \\\n"
+        + "".join(f"    {word} \\\n" for word in overrides)
+        + "    $@\n"
+    )
 
 
 def other_profiler(rng: random.Random) -> list:

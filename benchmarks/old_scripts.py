@@ -44,11 +44,11 @@ import time
 from pathlib import Path
 
 import yaml
-
-import verl_compat
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from verl.trainer import main_ppo
+
+import verl_compat
 from verl_compat.fixes.config_keys import table, translate
 
 VERL_CONFIG = Path(main_ppo.__file__).parent / "config"
@@ -248,8 +248,11 @@ def main() -> None:
     parser.add_argument("--cli", type=int, default=0, help="also run N scripts as real CLI processes")
     parser.add_argument("--limit", type=int, default=0, help="at most N scripts (a spread sample)")
     parser.add_argument("--json", help="write every record's outcome here")
-    parser.add_argument("--migrate", action="store_true",
-                        help="instead: migrate each script (verl-compat migrate), then compose it with verl alone")
+    parser.add_argument(
+        "--migrate",
+        action="store_true",
+        help="instead: migrate each script (verl-compat migrate), then compose it with verl alone",
+    )
     options = parser.parse_args()
 
     records = [json.loads(line) for line in open(options.data)]
@@ -345,7 +348,9 @@ def print_migrated(results: list) -> None:
     import verl
 
     print(f"verl {verl.__version__}: {len(results)} scripts migrated by verl-compat, then composed by verl alone")
-    header = f"{'tag':8} {'scripts':>7} | {'composed':>8} {'hydra error':>11} {'migrate refused':>15} {'values lost':>11}"
+    header = (
+        f"{'tag':8} {'scripts':>7} | {'composed':>8} {'hydra error':>11} {'migrate refused':>15} {'values lost':>11}"
+    )
     print(header)
     print("-" * len(header))
     by_tag = collections.defaultdict(list)
@@ -367,12 +372,16 @@ def print_migrated(results: list) -> None:
 def print_tables(results: list, unmeasured: list) -> None:
     import verl
 
-    print(f"verl {verl.__version__}: {len(results)} scripts that compose on their own release "
-          f"(table: {len(table.ROWS)} rows)")
+    print(
+        f"verl {verl.__version__}: {len(results)} scripts that compose on their own release "
+        f"(table: {len(table.ROWS)} rows)"
+    )
     if unmeasured:
         print(f"not measured: {len(unmeasured)} scripts whose example config folder needs --verl-git")
-    header = f"{'tag':8} {'scripts':>7} | {'without: composed':>17} {'hydra error':>11} | " \
-             f"{'with: composed':>14} {'hydra error':>11} {'verl-compat stop':>16} {'values lost':>11}"
+    header = (
+        f"{'tag':8} {'scripts':>7} | {'without: composed':>17} {'hydra error':>11} | "
+        f"{'with: composed':>14} {'hydra error':>11} {'verl-compat stop':>16} {'values lost':>11}"
+    )
     print(header)
     print("-" * len(header))
     by_tag = collections.defaultdict(list)
@@ -382,9 +391,11 @@ def print_tables(results: list, unmeasured: list) -> None:
         rows = results if tag == "all" else by_tag[tag]
         count = lambda side, kind: sum(r[side]["kind"] == kind for r in rows)  # noqa: E731
         lost_n = sum(len(r["with"].get("lost", ())) for r in rows)
-        print(f"{tag:8} {len(rows):7} | {count('without', 'composed'):17} {count('without', 'hydra'):11} | "
-              f"{count('with', 'composed'):14} {count('with', 'hydra'):11} {count('with', 'verl-compat'):16} "
-              f"{lost_n:11}")
+        print(
+            f"{tag:8} {len(rows):7} | {count('without', 'composed'):17} {count('without', 'hydra'):11} | "
+            f"{count('with', 'composed'):14} {count('with', 'hydra'):11} {count('with', 'verl-compat'):16} "
+            f"{lost_n:11}"
+        )
     for side in ("without", "with"):
         keys = collections.Counter(r[side]["key"] for r in results if r[side]["kind"] == "hydra")
         if keys:
@@ -408,16 +419,21 @@ def print_tables(results: list, unmeasured: list) -> None:
 def print_timing(results: list) -> None:
     """Paired over the scripts that compose both ways (the same work: a script Hydra stops at its
     first key does less of it)."""
-    pairs = [(r["without"]["seconds"], r["with"]["seconds"]) for r in results
-             if r["without"]["kind"] == r["with"]["kind"] == "composed"]
+    pairs = [
+        (r["without"]["seconds"], r["with"]["seconds"])
+        for r in results
+        if r["without"]["kind"] == r["with"]["kind"] == "composed"
+    ]
     if not pairs:
         return
     without, with_ = [p[0] for p in pairs], [p[1] for p in pairs]
     ratios = [w / wo for wo, w in pairs if wo > 0]
-    print(f"\ncomposition time, paired over the {len(pairs)} scripts that compose both ways (order alternated): "
-          f"without {statistics.median(without) * 1000:.0f} ms, with {statistics.median(with_) * 1000:.0f} ms "
-          f"(medians); total {sum(without):.1f} s -> {sum(with_):.1f} s, ratio {sum(with_) / sum(without):.3f}; "
-          f"median per-script ratio {statistics.median(ratios):.3f}")
+    print(
+        f"\ncomposition time, paired over the {len(pairs)} scripts that compose both ways (order alternated): "
+        f"without {statistics.median(without) * 1000:.0f} ms, with {statistics.median(with_) * 1000:.0f} ms "
+        f"(medians); total {sum(without):.1f} s -> {sum(with_):.1f} s, ratio {sum(with_) / sum(without):.3f}; "
+        f"median per-script ratio {statistics.median(ratios):.3f}"
+    )
 
 
 def check_cli(records: list, results: list, n: int, project, workdir: str) -> None:
@@ -437,15 +453,21 @@ def check_cli(records: list, results: list, n: int, project, workdir: str) -> No
         for shim in (False, True):
             cli = as_process(args, shim, workdir)
             mine, _ = in_process(args, shim)
-            ok = cli["kind"] == mine["kind"] and cli.get("key") == mine.get("key") and cli.get("config") == mine.get(
-                "config"
+            ok = (
+                cli["kind"] == mine["kind"]
+                and cli.get("key") == mine.get("key")
+                and cli.get("config") == mine.get("config")
             )
             agree += ok
             if not ok:
-                print(f"  DIFFERS {record['tag']} {record['path']} shim={shim}: cli {cli['kind']} {cli.get('key')}, "
-                      f"in-process {mine['kind']} {mine.get('key')}")
-    print(f"\nreal CLI (one process per script) vs the in-process loop: {agree}/{2 * len(sample)} runs "
-          f"give the same outcome, first key and composed config")
+                print(
+                    f"  DIFFERS {record['tag']} {record['path']} shim={shim}: cli {cli['kind']} {cli.get('key')}, "
+                    f"in-process {mine['kind']} {mine.get('key')}"
+                )
+    print(
+        f"\nreal CLI (one process per script) vs the in-process loop: {agree}/{2 * len(sample)} runs "
+        f"give the same outcome, first key and composed config"
+    )
 
 
 if __name__ == "__main__":

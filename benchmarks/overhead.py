@@ -110,8 +110,10 @@ def bench_oom_observer(calls):
     bare, wrapped = build_seconds(False), build_seconds(True)
     verl_compat.deactivate()
     oom_snapshot.allocator = None
-    print(f"TorchMemoryProfiler built (once per process): bare {bare * 1e6:.0f} us, "
-          f"with the OOM observer attached {wrapped * 1e6:.0f} us ({len(recorded)} observer recorded)")
+    print(
+        f"TorchMemoryProfiler built (once per process): bare {bare * 1e6:.0f} us, "
+        f"with the OOM observer attached {wrapped * 1e6:.0f} us ({len(recorded)} observer recorded)"
+    )
 
     if not torch.cuda.is_available():
         print("allocation with an OOM observer attached: not timed (no CUDA device here)")
@@ -119,8 +121,10 @@ def bench_oom_observer(calls):
 
     def alloc_seconds():
         torch.cuda.synchronize()
-        return min(timeit.repeat(lambda: torch.empty(1 << 20, dtype=torch.uint8, device="cuda"), number=calls,
-                                 repeat=5)) / calls
+        return (
+            min(timeit.repeat(lambda: torch.empty(1 << 20, dtype=torch.uint8, device="cuda"), number=calls, repeat=5))
+            / calls
+        )
 
     before = alloc_seconds()
     torch._C._cuda_attach_out_of_memory_observer(oom_snapshot.Observer("cuda", None))
@@ -142,8 +146,10 @@ def main():
     bench_oom_observer(args.calls)
 
     shimmed, native = bench_steps(args.pairs, args.steps)
-    print(f"fit() per step, median of {args.pairs}: legacy key + verl-compat {shimmed:.3f} s, "
-          f"native new-style every step {native:.3f} s")
+    print(
+        f"fit() per step, median of {args.pairs}: legacy key + verl-compat {shimmed:.3f} s, "
+        f"native new-style every step {native:.3f} s"
+    )
     print(f"step-time ratio (verl-compat / native): {shimmed / native:.3f} (budget 1.03)")
 
 

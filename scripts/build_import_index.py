@@ -322,9 +322,9 @@ def wheel_snapshot(label: str, pkg_dir: str) -> Snapshot:
 def is_foreign(origin: str) -> bool:
     """A name bound by importing something that is not verl (torch, os, ...): not verl's to list."""
     if origin.startswith("import "):
-        src = origin[len("import "):]
+        src = origin[len("import ") :]
     elif origin.startswith("from "):
-        src = origin[len("from "):].split(":")[0]
+        src = origin[len("from ") :].split(":")[0]
     else:
         return False
     return not (src == "verl" or src.startswith("verl."))

@@ -29,7 +29,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from verl_compat.fixes.config_keys.table import ROWS  # noqa: E402
+from verl_compat.fixes.config_keys.table import ROWS
 
 CONFIG_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0]) / "trainer" / "config"
 ADDITION = re.compile(r"^\+\+?([^=]+)=")

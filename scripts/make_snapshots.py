@@ -46,7 +46,11 @@ def _frame(filename: str, line: int, name: str) -> dict:
 
 
 _CPP = [
-    _frame("??", 0, "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)"),
+    _frame(
+        "??",
+        0,
+        "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)",
+    ),
     _frame("??", 0, "at::TensorBase at::detail::_empty_generic<long>(c10::ArrayRef<long>, c10::Allocator*, ...)"),
 ]
 
@@ -154,27 +158,57 @@ class Device:
             if used is not None:
                 requested, block_frames = used
                 size = _round(requested, BLOCK_ROUND)
-                blocks.append({"address": address, "size": size, "requested_size": requested,
-                               "state": "active_allocated", "frames": list(block_frames)})
+                blocks.append(
+                    {
+                        "address": address,
+                        "size": size,
+                        "requested_size": requested,
+                        "state": "active_allocated",
+                        "frames": list(block_frames),
+                    }
+                )
                 if total > size:
-                    blocks.append({"address": address + size, "size": total - size, "requested_size": 0,
-                                   "state": "inactive", "frames": []})
+                    blocks.append(
+                        {
+                            "address": address + size,
+                            "size": total - size,
+                            "requested_size": 0,
+                            "state": "inactive",
+                            "frames": [],
+                        }
+                    )
             else:
-                blocks.append({"address": address, "size": total, "requested_size": 0, "state": "inactive", "frames": []})
+                blocks.append(
+                    {"address": address, "size": total, "requested_size": 0, "state": "inactive", "frames": []}
+                )
             allocated = sum(b["size"] for b in blocks if b["state"] == "active_allocated")
-            segments.append({
-                "device": 0, "address": address, "total_size": total, "allocated_size": allocated,
-                "active_size": allocated, "requested_size": sum(b["requested_size"] for b in blocks),
-                "stream": 0, "segment_type": "large" if total > MiB else "small", "segment_pool_id": (0, 0),
-                "is_expandable": False, "frames": list(frames), "blocks": blocks,
-            })
+            segments.append(
+                {
+                    "device": 0,
+                    "address": address,
+                    "total_size": total,
+                    "allocated_size": allocated,
+                    "active_size": allocated,
+                    "requested_size": sum(b["requested_size"] for b in blocks),
+                    "stream": 0,
+                    "segment_type": "large" if total > MiB else "small",
+                    "segment_pool_id": (0, 0),
+                    "is_expandable": False,
+                    "frames": list(frames),
+                    "blocks": blocks,
+                }
+            )
         snapshot = {
             "segments": segments,
             "device_traces": [self.trace],
             "allocator_settings": {
-                "PYTORCH_CUDA_ALLOC_CONF": "", "max_split_size": -1, "garbage_collection_threshold": 0.0,
-                "expandable_segments": False, "pinned_num_register_threads": 1,
-                "release_lock_on_cudamalloc": False, "pinned_use_cuda_host_register": False,
+                "PYTORCH_CUDA_ALLOC_CONF": "",
+                "max_split_size": -1,
+                "garbage_collection_threshold": 0.0,
+                "expandable_segments": False,
+                "pinned_num_register_threads": 1,
+                "release_lock_on_cudamalloc": False,
+                "pinned_use_cuda_host_register": False,
                 "roundup_power2_divisions": {"1": 0, "2": 0},
             },
         }
@@ -285,8 +319,14 @@ def main(argv=None) -> int:
     parser.add_argument("--events", type=int, default=60, help="trace entries per step scale (2000: ~20 MB files)")
     args = parser.parse_args(argv)
     written = write_run(
-        args.save_path, ranks=args.ranks, steps=args.steps, layout=args.layout, leak_mib=args.leak_mib,
-        imbalanced_rank=args.imbalanced_rank, oom_rank=None if args.no_oom else args.oom_rank, events=args.events,
+        args.save_path,
+        ranks=args.ranks,
+        steps=args.steps,
+        layout=args.layout,
+        leak_mib=args.leak_mib,
+        imbalanced_rank=args.imbalanced_rank,
+        oom_rank=None if args.no_oom else args.oom_rank,
+        events=args.events,
     )
     print(f"wrote {len(written)} snapshots under {args.save_path}")
     return 0

@@ -81,8 +81,9 @@ def run(mutant: Mutant) -> bool:
     try:
         env = dict(os.environ, VERL_COMPAT_TEST_ENV=mutant.environment, VERL_COMPAT_TEST_NEWEST=mutant.environment)
         pytest = REPO / ".venvs" / f"verl-{mutant.environment}" / "bin" / "pytest"
-        result = subprocess.run([pytest, "-q", "-x", "-p", "no:warnings", *mutant.tests], cwd=REPO, env=env,
-                                capture_output=True, text=True)
+        result = subprocess.run(
+            [pytest, "-q", "-x", "-p", "no:warnings", *mutant.tests], cwd=REPO, env=env, capture_output=True, text=True
+        )
     finally:
         path.write_bytes(original)
         os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))

@@ -73,10 +73,10 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def no_swallowed_errors(request):
     """Fail a test in which the fail-open guard swallowed an error in verl-compat's own logic that
-    the test did not declare with ``@pytest.mark.shim_errors(...)`` (by fix, ``"fix:where"``, or
-none named: any): fail-open keeps users' runs
-    going, and must never keep a bug from failing the suite. Counts this process's guard; errors in
-    Ray actors reach the suite through what the tests assert of the run."""
+        the test did not declare with ``@pytest.mark.shim_errors(...)`` (by fix, ``"fix:where"``, or
+    none named: any): fail-open keeps users' runs
+        going, and must never keep a bug from failing the suite. Counts this process's guard; errors in
+        Ray actors reach the suite through what the tests assert of the run."""
     before = registry.swallowed_total()
     yield
     new = registry.swallowed(after=before)

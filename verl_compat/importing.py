@@ -36,7 +36,7 @@ import importlib.machinery
 import sys
 import threading
 import types
-from typing import Callable
+from collections.abc import Callable
 
 from . import registry
 

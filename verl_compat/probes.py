@@ -12,7 +12,6 @@ import importlib.util
 import inspect
 import sys
 
-
 # verl imports the comma-separated modules named here at `import verl`, in every process (every release).
 EXTERNAL_MODULES = "VERL_USE_EXTERNAL_MODULES"
 
@@ -24,7 +23,7 @@ def _find_spec(name: str) -> bool:
         return False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def stop_profile_takes_run_command() -> bool:
     """Workers' ``stop_profile`` accepts ``run_command=`` (0.9.1+); passing it earlier is a
     worker-side TypeError, and leaving it at its default there runs the finish hook every step."""
@@ -33,7 +32,7 @@ def stop_profile_takes_run_command() -> bool:
     return "run_command" in inspect.signature(DistProfilerExtension.stop_profile).parameters
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def profiler_gated_by_enable() -> bool:
     """``DistProfiler.start/stop`` act only where ``profiler.enable`` is true (0.7.1+)."""
     from verl.utils.profiler import DistProfiler
@@ -41,7 +40,7 @@ def profiler_gated_by_enable() -> bool:
     return hasattr(DistProfiler, "check_enable")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def memory_history_cleared_per_dump() -> bool:
     """Each snapshot covers about one step (history cleared after each dump, 0.8.0+); before,
     snapshots were cumulative."""
@@ -169,14 +168,14 @@ def torch_memory_profiler_class():
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def torch_memory_has_oom_observer() -> bool:
     """verl's own ``TorchMemoryProfiler`` attaches an allocator out-of-memory observer on the
     ranks it profiles (0.9.1+): then verl-compat must attach none (never two observers)."""
     return hasattr(torch_memory_profiler_class(), "_attach_oom_observer")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def snapshot_dump_can_skip_sync() -> bool:
     """``MemorySnapshotSampler.dump_memory_snapshot`` takes ``synchronize=`` (0.9.1+), which an
     out-of-memory dump turns off; before, it always synchronises the device first."""

@@ -15,7 +15,8 @@ import contextlib
 import dataclasses
 import logging
 import threading
-from typing import Callable, Mapping, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import Protocol, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
@@ -167,6 +168,7 @@ def first_line(exc: BaseException) -> str:
 
 
 # --- fail open --------------------------------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Swallowed:

@@ -60,8 +60,12 @@ TRAINERS = (
     # __init__ (no super().__init__) and _stop_profiling(do_profile) on actor_rollout_wg. The base
     # covers PolicyGradientRayTrainer and DirectPreferenceRayTrainer; OmniPPOTrainerSync inherits
     # verl's v1 PPOTrainer. Its diffusion/v1 trainers have no profiling point at all.
-    TrainerRow("verl_omni.trainer.diffusion.ray_diffusion_trainer", "BaseRayDiffusionTrainer", init=True, stop="do_profile"),
-    TrainerRow("verl_omni.trainer.omni.ray_omni_trainer", "OmniDirectPreferenceRayTrainer", init=True, stop="do_profile"),
+    TrainerRow(
+        "verl_omni.trainer.diffusion.ray_diffusion_trainer", "BaseRayDiffusionTrainer", init=True, stop="do_profile"
+    ),
+    TrainerRow(
+        "verl_omni.trainer.omni.ray_omni_trainer", "OmniDirectPreferenceRayTrainer", init=True, stop="do_profile"
+    ),
 )
 MODULES = tuple(dict.fromkeys(trainer.module for trainer in TRAINERS))
 

@@ -13,12 +13,10 @@ The cases without auto-load run with ``python -S`` and the environment's site-pa
 import os
 import sysconfig
 import textwrap
-from pathlib import Path
 
 import pytest
 from paths import SUPPORT
 from pyrun import last_json, run_python
-
 
 OBSERVE = """
 import json, sys, warnings, wrapt, ray

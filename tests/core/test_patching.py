@@ -6,8 +6,8 @@ import sys
 import time
 
 import pytest
-from pyrun import run_python
 import wrapt
+from pyrun import run_python
 
 import verl_compat
 
@@ -166,7 +166,7 @@ def _race(threads, target, *args):
         try:
             barrier.wait()
             target(i, *args)
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
+        except BaseException as error:
             errors.append(error)
 
     workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(threads)]

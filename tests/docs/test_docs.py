@@ -44,7 +44,9 @@ def test_every_block_is_known_filled_and_unique():
     assert sorted(seen) == sorted(update_docs.BLOCKS)
 
 
-DOCTOR_BLOCKS = [name for name, block in update_docs.BLOCKS.items() if block.doctor is not None and None not in block.releases]
+DOCTOR_BLOCKS = [
+    name for name, block in update_docs.BLOCKS.items() if block.doctor is not None and None not in block.releases
+]
 
 
 @pytest.mark.parametrize("name", in_release(DOCTOR_BLOCKS))

@@ -12,15 +12,14 @@ is verl's: ``main()``, the wrapped ``run_ppo``, ``ray.init`` from the config.
 import sys
 from pathlib import Path
 
+import harness
+import ray
+import recording
+import verl
+from hydra import compose, initialize_config_dir
+from verl.experimental.fully_async_policy import fully_async_main
+
 import verl_compat  # noqa: F401  (script-top use; activates unless VERL_COMPAT_DISABLE=1)
-
-import ray  # noqa: E402
-import verl  # noqa: E402
-from hydra import compose, initialize_config_dir  # noqa: E402
-from verl.experimental.fully_async_policy import fully_async_main  # noqa: E402
-
-import harness  # noqa: E402
-import recording  # noqa: E402
 
 
 def main(workdir: Path) -> None:

@@ -3,12 +3,11 @@ pool's bound, with a message naming what it waited for (verl's own wait has no t
 
 import time
 
+import harness
 import pytest
 import ray
-from verl.single_controller.ray import RayClassWithInitArgs, RayWorkerGroup
-
-import harness
 import standins
+from verl.single_controller.ray import RayClassWithInitArgs, RayWorkerGroup
 
 
 def test_a_starved_placement_group_fails_fast_naming_what_it_waited_for():

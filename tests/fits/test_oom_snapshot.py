@@ -26,8 +26,12 @@ from verl_compat.fixes import oom_snapshot
 pytestmark = pytest.mark.sides
 
 LEGACY = "actor_rollout_ref.actor.profiler.tool=torch_memory"
-ONE_STEP = ["trainer.total_training_steps=1", "trainer.val_before_train=False", "trainer.test_freq=-1",
-            "trainer.save_freq=-1"]
+ONE_STEP = [
+    "trainer.total_training_steps=1",
+    "trainer.val_before_train=False",
+    "trainer.test_freq=-1",
+    "trainer.save_freq=-1",
+]
 OOM_DIR = re.compile(r"^oom_\d{8}-\d{6}-\d{6}$")
 # The OOM context, one line each: the request, the stack, the allocator state (on CPU verl's
 # get_memory_info() fails, and 0.9.1's warning that says so takes the allocator line's place).

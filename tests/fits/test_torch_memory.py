@@ -19,8 +19,8 @@ from expectations import (
     STEPS,
     add_finish_hook,
     assert_no_profiling,
-    assert_only_the_actor_profiled,
     assert_one_dump_per_rank_per_step,
+    assert_only_the_actor_profiled,
     assert_replacement_named,
     empty_step_folders,
     finish_hook_ranks,
@@ -41,7 +41,6 @@ from harness import (
 import verl_compat
 from verl_compat import probes
 from verl_compat.fixes import torch_memory
-
 
 # ----------------------------------------------------------------------------------- legacy key only
 
@@ -101,7 +100,9 @@ def test_legacy_key_fsdp_workers_dump_once_on_the_chosen_rank(shim, shim_warning
     the actor's wins, as the message says (docs/torch_memory.md, precedence)."""
     actor_path = tmp_path / "actor-profile"
     actor_profiler = "actor_rollout_ref.actor.profiler"
-    config = compose_config([*LEGACY, f"{actor_profiler}.save_path={actor_path}", f"{actor_profiler}.ranks=[1]"], tmp_path)
+    config = compose_config(
+        [*LEGACY, f"{actor_profiler}.save_path={actor_path}", f"{actor_profiler}.ranks=[1]"], tmp_path
+    )
     hook_log = add_finish_hook(config, tmp_path)
     with caplog.at_level(logging.WARNING, logger="verl_compat"):
         result = run_fit(config, actor="fsdp")
@@ -274,7 +275,7 @@ def _construct_without_actor(tmp_path):
             role_worker_mapping={},
             resource_pool_manager=None,
         )
-    except Exception as error:  # noqa: BLE001 - compared below
+    except Exception as error:
         return error
     pytest.fail("verl accepted a trainer without an actor")
 

@@ -15,8 +15,8 @@ from expectations import (
     NEW_STYLE,
     add_finish_hook,
     assert_no_profiling,
-    assert_only_the_actor_profiled,
     assert_one_dump_per_rank_per_step,
+    assert_only_the_actor_profiled,
     assert_replacement_named,
     empty_step_folders,
     finish_hook_ranks,
@@ -51,9 +51,7 @@ def fit(request):
             edit(config)
         return run(config)
 
-    fit.trainer = (
-        "verl.trainer.main_ppo_sync.PPOTrainer" if sync else "verl.trainer.ppo.v1.trainer_sync.PPOTrainerSync"
-    )
+    fit.trainer = "verl.trainer.main_ppo_sync.PPOTrainer" if sync else "verl.trainer.ppo.v1.trainer_sync.PPOTrainerSync"
     return fit
 
 
@@ -98,7 +96,9 @@ def test_issue_6181(fit, shim, shim_warnings, tmp_path):
 
     assert_one_dump_per_rank_per_step(result, [1, 2])  # the trainer's own calls, now enabled
     [message] = shim_warnings()
-    assert "the mixed form of verl #6181" in message and "forced actor_rollout_ref.actor.profiler.enable=True" in message
+    assert (
+        "the mixed form of verl #6181" in message and "forced actor_rollout_ref.actor.profiler.enable=True" in message
+    )
 
 
 def test_new_style_config_is_left_alone(fit, shim_warnings, tmp_path):

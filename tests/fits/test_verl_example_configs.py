@@ -37,7 +37,9 @@ def test_verls_own_example_is_served_and_the_warning_names_the_key_written(shim,
     assert message.startswith("verl-compat: global_profiler.tool=torch_memory without global_profiler.steps")
     assert "actor_rollout_ref.actor.profiler.tool" not in message
     assert "Replace the legacy key" not in message
-    [add] = [line.strip() for line in message.splitlines()[message.splitlines().index("  Add to your overrides:") + 1:][:1]]
+    [add] = [
+        line.strip() for line in message.splitlines()[message.splitlines().index("  Add to your overrides:") + 1 :][:1]
+    ]
     assert add == (
         "global_profiler.steps=[1,2,3] actor_rollout_ref.actor.profiler.enable=True "
         "actor_rollout_ref.actor.profiler.all_ranks=True"

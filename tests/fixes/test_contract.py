@@ -9,9 +9,9 @@ import os
 import sys
 import types
 
+import paths
 import pytest
 import wrapt
-import paths
 from pyrun import run_python
 
 import verl_compat
@@ -73,7 +73,7 @@ def test_fits_the_contract(fix):
             assert getattr(fix, optional, None) is None or callable(getattr(fix, optional))
     assert registry.misspelled_parts(fix) == [], "a public name one letter away from a contract part"
     if fix.__name__.startswith("verl_compat.fixes."):
-        assert fix.NAME == registry.fix_name(fix.__name__), "a fix's NAME is its folder's"
+        assert registry.fix_name(fix.__name__) == fix.NAME, "a fix's NAME is its folder's"
         assert (paths.PACKAGE_SOURCE / "fixes" / fix.NAME / "__init__.py").is_file(), "every fix is a package"
 
 
@@ -88,8 +88,10 @@ def test_a_misspelled_contract_part_is_named_when_the_fix_loads(monkeypatch, cap
     assert registry.misspelled_parts(misspelled) == [("before_stp", "before_step")]
     with caplog.at_level(logging.ERROR, logger="verl_compat"):
         assert misspelled in patching.loaded()
-    assert any("misspelled_fix defines before_stp" in r.getMessage() and "before_step" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        "misspelled_fix defines before_stp" in r.getMessage() and "before_step" in r.getMessage()
+        for r in caplog.records
+    )
 
 
 def test_patches_returns_a_plan_and_has_no_side_effects(fix, caplog):
@@ -270,10 +272,9 @@ def test_doctor_reports_the_fix(fix):
 def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkeypatch, caplog):
     """Registered with one line, it is reached in verl's real fit(): its own patch on a verl method,
     the core's per-trainer hooks, and the core's fail-open guard for its wrapper."""
+    import throwaway_fix
     from expectations import LEGACY, STEPS
     from harness import compose_config, run_fit
-
-    import throwaway_fix
 
     verl_compat.deactivate()
     monkeypatch.setattr(registry, "FIX_MODULES", (*registry.FIX_MODULES, THROWAWAY))
@@ -284,7 +285,9 @@ def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkey
             result = run_fit(compose_config(LEGACY, tmp_path), actor="engine")
         result.raise_error()
         assert throwaway_fix.calls == {"start_profiling": STEPS, "init": 1, "step": STEPS}
-        failures = [r.getMessage() for r in caplog.records if "'throwaway' failed in _start_profiling" in r.getMessage()]
+        failures = [
+            r.getMessage() for r in caplog.records if "'throwaway' failed in _start_profiling" in r.getMessage()
+        ]
         assert len(failures) == 1
         assert verl_compat.status()["fixes"]["throwaway"]["errors"] == {"_start_profiling": STEPS}
     finally:

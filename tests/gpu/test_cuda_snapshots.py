@@ -60,7 +60,11 @@ def _view_reads(profile_dir):
         summary = summarise(load(path), snapshot_files.parse(path))
         assert summary.events and summary.peak_allocated >= summary.end_allocated > 0, path
         by_stack = sum(size for _, size, _ in summary.at_peak)
-        assert by_stack == summary.peak_allocated if len(summary.at_peak) < STACKS_KEPT else by_stack <= summary.peak_allocated
+        assert (
+            by_stack == summary.peak_allocated
+            if len(summary.at_peak) < STACKS_KEPT
+            else by_stack <= summary.peak_allocated
+        )
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     page = ARTEFACTS / f"cuda-snapshots-verl-{importlib.metadata.version('verl')}.html"
     assert "wrote page" in run_argv(["-m", "verl_compat", "view", str(profile_dir), "-o", str(page)]).stderr

@@ -15,13 +15,13 @@
 A composition takes about a quarter of a second: few examples, each composition cached.
 """
 
-import pytest
 import functools
 import itertools
 import shlex
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from omegaconf import OmegaConf
@@ -45,7 +45,7 @@ SAVE_PATHS = ["/scratch/mem", "outputs/mem_${oc.env:USER,anon}", "$HOME/mem"]
 examples = settings(max_examples=6, deadline=None)  # each composes two verl configs with Hydra
 
 
-@functools.lru_cache(maxsize=None)  # not a fixture: hypothesis would print all of it with every failing example
+@functools.cache  # not a fixture: hypothesis would print all of it with every failing example
 def composed(overlay: str | None = None, overrides: tuple = ()):
     """verl's trainer config as ``main_ppo`` composes it: ``ppo_trainer`` with ``overrides``, or the
     YAML ``overlay`` (``defaults: [ppo_trainer, _self_]``) as the primary config."""

@@ -14,9 +14,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from pyrun import run, run_argv
 from doc_blocks import comparable, documented, update_docs
 from paths import REPO
+from pyrun import run, run_argv
 
 pytestmark = pytest.mark.once
 PROJECT = "https://github.com/verl-compat/verl-compat"

@@ -24,8 +24,8 @@ if "--import-shim" in sys.argv:
 
         propagation.package_dir = _unshippable
 
-import json  # noqa: E402
-from pathlib import Path  # noqa: E402
+import json
+from pathlib import Path
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 sys.path.insert(0, str(SUPPORT))
@@ -56,7 +56,7 @@ def main() -> None:
     error = None
     try:
         main_ppo.run_ppo(config, task_runner_class=ray.remote(num_cpus=1)(CPUTaskRunner))
-    except Exception as exc:  # noqa: BLE001 - reported, the test decides
+    except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
     finally:
         ray.shutdown()

@@ -13,9 +13,8 @@ The base is the TaskRunner that drives ``RayPPOTrainer`` in the installed releas
 import importlib.util
 
 import ray
-from verl.trainer.ppo.ray_trainer import Role
-
 import standins
+from verl.trainer.ppo.ray_trainer import Role
 
 
 def _verl_task_runner() -> type:

@@ -23,9 +23,7 @@ PYTHON_VERSION = re.compile(r"(?m)^(  python  )\d+\.\d+\.\d+")
 
 def documented(name: str) -> str:
     """The body of block ``name``, from the one file that holds it."""
-    found = [
-        update_docs.blocks_in((REPO / file).read_text(encoding="utf-8")).get(name) for file in update_docs.FILES
-    ]
+    found = [update_docs.blocks_in((REPO / file).read_text(encoding="utf-8")).get(name) for file in update_docs.FILES]
     (body,) = [body for body in found if body is not None]
     return body
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import ray
+import standins
 import verl
 from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig, OmegaConf
@@ -39,8 +40,6 @@ from verl.trainer.ppo.ray_trainer import RayPPOTrainer, Role
 from verl.trainer.ppo.utils import need_critic, need_reference_policy
 from verl.utils import hf_tokenizer
 from verl.utils.config import validate_config
-
-import standins
 
 SUPPORT_DIR = Path(__file__).resolve().parent
 ACTORS = {"engine": standins.EngineStyleActor, "fsdp": standins.FsdpStyleActor}
@@ -135,7 +134,7 @@ def stub_router_config(workdir) -> Path:
 CONFIG_DIR = Path(verl.__file__).parent / "trainer" / "config"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _release_defaults() -> DictConfig:
     """The installed release's ``ppo_trainer.yaml`` as verl ships it (composed once per process)."""
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
@@ -379,7 +378,7 @@ def _fit_run(config: DictConfig):
     try:
         with _deadline(FIT_TIMEOUT_S, f"the fit in {Path(config.trainer.default_local_dir).parent}"):
             yield result
-    except Exception as error:  # noqa: BLE001 - exposed on the result; raise_error() re-raises
+    except Exception as error:
         result.error = error
     finally:
         result.wall_s = time.monotonic() - start
@@ -406,7 +405,7 @@ def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None) -> FitR
     workers = {Role.ActorRollout: ray.remote(ACTORS[actor]), Role.Critic: ray.remote(standins.StubCriticWorker)}
     pools = standins.CPUResourcePoolManager(
         resource_pool_spec={"global_pool": [config.trainer.n_gpus_per_node] * config.trainer.nnodes},
-        mapping={role: "global_pool" for role in workers},
+        mapping=dict.fromkeys(workers, "global_pool"),
     )
     tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
     reward = {}

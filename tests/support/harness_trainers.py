@@ -14,16 +14,15 @@ Each returns a ``harness.FitResult``; all share the process's one Ray session.
 
 import copy
 
+import harness
 import ray
+import standins
+import standins_v1
 from omegaconf import DictConfig
 from verl.single_controller.ray import RayClassWithInitArgs
 from verl.trainer.ppo.ray_trainer import Role
 from verl.trainer.ppo.utils import need_critic, need_reference_policy
 from verl.utils.config import validate_config
-
-import harness
-import standins
-import standins_v1
 
 # The rollout of the TransferQueue trainers: one replica (tp=2 over the 2 actor ranks) served by a
 # stub server, one agent loop worker and one storage unit (verl starts 8 of each, ~7 s apiece), and

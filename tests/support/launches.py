@@ -39,8 +39,6 @@ def launch(python, workdir, *flags, launcher=REACH_LAUNCHER, **env) -> tuple:
     return last_json(result), output
 
 
-
-
 def _free_ports(count: int) -> list:
     sockets = [socket.socket() for _ in range(count)]
     try:

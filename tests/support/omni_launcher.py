@@ -15,8 +15,8 @@ import sys
 if "--import-shim" in sys.argv:
     import verl_compat  # noqa: F401
 
-import json  # noqa: E402
-from pathlib import Path  # noqa: E402
+import json
+from pathlib import Path
 
 SUPPORT = Path(__file__).resolve().parent
 sys.path.insert(0, str(SUPPORT))

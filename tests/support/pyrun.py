@@ -40,8 +40,15 @@ def clean_env(**env) -> dict:
     return environment(env, drop=USER_SHELL)
 
 
-def run(command: list, *, env: dict | None = None, drop: tuple = (), cwd=None, timeout: float = TIMEOUT_S,
-        check: bool = True):
+def run(
+    command: list,
+    *,
+    env: dict | None = None,
+    drop: tuple = (),
+    cwd=None,
+    timeout: float = TIMEOUT_S,
+    check: bool = True,
+):
     """Run ``command`` with ``environment(env, drop)``; return the CompletedProcess (text output).
     With ``check``, a non-zero exit fails the test with the ends of both outputs."""
     result = subprocess.run(

@@ -38,10 +38,11 @@ class FullyAsyncTrainerProbe:
     writes what it saw to ``probe.json`` beside the profiler's ``save_path``."""
 
     def run(self, config):
-        import verl_compat
         from omegaconf import OmegaConf
         from verl.experimental.fully_async_policy.fully_async_trainer import FullyAsyncTrainer
         from verl.utils import hf_tokenizer
+
+        import verl_compat
 
         received = OmegaConf.to_container(config.actor_rollout_ref.actor.profiler, resolve=True)
         OmegaConf.resolve(config)

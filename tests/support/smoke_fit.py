@@ -27,11 +27,11 @@ if "VERL_COMPAT_DISABLE" not in os.environ:
     os.environ["VERL_COMPAT_DISABLE"] = "1"
     os.execv(sys.executable, [sys.executable, *sys.argv])
 
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import tempfile
+import time
+from pathlib import Path
 
-import harness  # noqa: E402
+import harness
 
 LEGACY = ["actor_rollout_ref.actor.profiler.tool=torch_memory"]
 NEW_STYLE = [

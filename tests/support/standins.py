@@ -492,7 +492,7 @@ class CPUResourcePool(RayResourcePool):
         def place():
             try:
                 placed["pgs"] = super(CPUResourcePool, self).get_placement_groups(*args, **kwargs)
-            except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            except BaseException as error:
                 placed["error"] = error
 
         helper = threading.Thread(target=place, name=f"place-{self.name_prefix}", daemon=True)

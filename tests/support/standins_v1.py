@@ -24,7 +24,6 @@ classes themselves are untouched. 0.8.0's trainer takes its workers as arguments
 import re
 
 import ray
-
 import standins
 
 SERVER_ROLLOUT_NAME = "cpu_stub_server"

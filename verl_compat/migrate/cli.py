@@ -7,8 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from . import files, migrate, rulebook
 from ..migration import Refusal
+from . import files, migrate, rulebook
 
 DESCRIPTION = """\
 Rewrite legacy verl configs into verl's own keys, so launch scripts and YAML configs work

@@ -17,14 +17,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import importlib
+import importlib.util
 import re
 import threading
 
-import importlib
-import importlib.util
-
 from .. import registry
 from ..migration import Options, Refusal, Setting
+
 
 def fix_modules() -> tuple:
     """The fix modules of the registry, in its order: the one place migrate reads it."""
@@ -35,7 +35,7 @@ class RulesError(Exception):
     """A fix's ``migrate_rules`` module cannot be loaded."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rules() -> tuple:
     """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
     found = []
@@ -49,7 +49,7 @@ def rules() -> tuple:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def defaults() -> dict:
     """verl's schema values of the keys the rules read (``Rule.defaults``), all rules together."""
     merged = {}
@@ -123,7 +123,7 @@ class _Index:
     paths: frozenset  # every proper prefix of a key or a subtree path: mappings on the way to one
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _index(chosen: tuple) -> _Index:
     keys = frozenset(key for rule in chosen for key in rule.keys)
     subtrees = tuple(f"{path}." for rule in chosen for path in rule.subtrees)

@@ -325,8 +325,15 @@ class _Reader:
     # Words -----------------------------------------------------------------------------------------
 
     def _word(
-        self, node: Node, command: int, arms: Arms, captured: bool, lead: str, printed: str | None,
-        array: str | None = None, name: bool = False,
+        self,
+        node: Node,
+        command: int,
+        arms: Arms,
+        captured: bool,
+        lead: str,
+        printed: str | None,
+        array: str | None = None,
+        name: bool = False,
     ) -> None:
         start, end = self._span(node)
         substitutions = self._substitutions(node)

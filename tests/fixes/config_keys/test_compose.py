@@ -12,12 +12,12 @@ import os
 import textwrap
 
 import pytest
+import verl
 import yaml
 from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
-
-import verl
 from pyrun import run_argv
+
 from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
@@ -28,8 +28,13 @@ RENAMED = "critic.model.fsdp_config.param_offload"
 DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"
 REMOVED = "trainer.use_legacy_worker_impl"
 ADDED_SINCE = "actor_rollout_ref.actor.fsdp_config.model_dtype"  # a 0.4-era `+` addition verl has since added
-OLD_SCRIPT = [f"{RENAMED}=True", f"+{DROPPED}=True", "trainer.profile_steps=[1,2]", "data.train_batch_size=16",
-              f"+{ADDED_SINCE}=bfloat16"]
+OLD_SCRIPT = [
+    f"{RENAMED}=True",
+    f"+{DROPPED}=True",
+    "trainer.profile_steps=[1,2]",
+    "data.train_batch_size=16",
+    f"+{ADDED_SINCE}=bfloat16",
+]
 
 
 def cli(*argv, env=None, cwd=None):
@@ -103,8 +108,15 @@ def test_cli_translates_cli_and_user_yaml_keys_with_one_warning_each(tmp_path):
     assert "rollout_is_threshold" not in config["algorithm"]
     assert config["ray_kwargs"]["ray_init"]["num_cpus"] == 3 and "ray_init" not in config
     warned = shim_warnings(result.stderr)
-    for key in (RENAMED, DROPPED, "trainer.profile_steps", "critic.model.fsdp_config.optimizer_offload", ADDED_SINCE,
-                "ray_init.num_cpus", "algorithm.rollout_is_threshold"):
+    for key in (
+        RENAMED,
+        DROPPED,
+        "trainer.profile_steps",
+        "critic.model.fsdp_config.optimizer_offload",
+        ADDED_SINCE,
+        "ray_init.num_cpus",
+        "algorithm.rollout_is_threshold",
+    ):
         assert sum(f" {key} " in line for line in warned) == 1, (key, warned)
 
 
@@ -149,8 +161,9 @@ def test_another_hydra_app_is_untouched(shim, shim_warnings, tmp_path):
     with pytest.raises(ConfigCompositionException, match=f"Could not override '{DROPPED}'"):
         verl_compose([f"{DROPPED}=True"], name="app", config_dir=str(tmp_path))
     assert shim_warnings() == []
-    assert "hydra._internal.config_loader_impl:ConfigLoaderImpl._apply_overrides_to_config" in (
-        shim.status()["fixes"]["config_keys"]["patched"]
+    assert (
+        "hydra._internal.config_loader_impl:ConfigLoaderImpl._apply_overrides_to_config"
+        in (shim.status()["fixes"]["config_keys"]["patched"])
     )
 
 

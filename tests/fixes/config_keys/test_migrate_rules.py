@@ -10,11 +10,11 @@ composes with its values where verl reads none of them.
 import textwrap
 
 import pytest
+import verl
 from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
 
-import verl
 from verl_compat import migrate
 
 pytestmark = pytest.mark.newest
@@ -61,8 +61,11 @@ def test_migrated_script_composes_on_verl_alone_and_migrating_twice_changes_noth
     new = migrate.migrate(OLD_SCRIPT, "shell")
     assert migrate.migrate(new, "shell") == new
     # Nothing else touched: every line without an old key is there as it was, in order.
-    kept = [line for line in OLD_SCRIPT.splitlines() if not any(k in line for k in ("fsdp_config", "grad_offload",
-            "disable_mm", "profiler.tool", "profile_steps"))]
+    kept = [
+        line
+        for line in OLD_SCRIPT.splitlines()
+        if not any(k in line for k in ("fsdp_config", "grad_offload", "disable_mm", "profiler.tool", "profile_steps"))
+    ]
     assert [line for line in new.splitlines() if line in kept] == kept
     overrides = overrides_of(new)
     OverridesParser.create().parse_overrides(overrides)
@@ -117,10 +120,14 @@ def test_removed_key_and_conflicts_are_refused_naming_the_key():
     script = "python3 -m verl.trainer.main_ppo trainer.use_legacy_worker_impl=enable data.train_batch_size=8\n"
     with pytest.raises(migrate.Refused, match=r"trainer.use_legacy_worker_impl=enable was removed in verl 0.8.0"):
         migrate.migrate(script, "shell")
-    script = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=False\n"
+    script = (
+        "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=False\n"
+    )
     with pytest.raises(migrate.Refused, match="critic.fsdp.param_offload=false differ: keep one"):
         migrate.migrate(script, "shell")
-    agreeing = "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=True\n"
+    agreeing = (
+        "python3 -m verl.trainer.main_ppo critic.model.fsdp_config.param_offload=True critic.fsdp.param_offload=True\n"
+    )
     assert migrate.migrate(agreeing, "shell") == "python3 -m verl.trainer.main_ppo critic.fsdp.param_offload=True\n"
 
 

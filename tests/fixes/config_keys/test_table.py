@@ -45,7 +45,7 @@ def _paths(node, prefix: str, out: dict) -> None:
         out[prefix] = node
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def release_paths() -> dict:
     """Every node path of the installed release's PPO configs (all engines), to its unresolved value."""
     # The engines the two trainer configs already select (``model_engine: dp`` / ``megatron`` in
@@ -93,7 +93,7 @@ def final_successor(row: Row) -> str | None:
     return path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def newest_release() -> bool:
     """The installed release has the table's latest changes, probed on its config: the renamed keys of
     the table's latest ``since`` have left their old path for their successor here. (Absence alone

@@ -17,17 +17,44 @@ ROWS = (
     Row("critic.model.fsdp_config", "renamed", "critic.fsdp", "0.8.0", "verl#1"),
     Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", "verl#2"),
     Row("rollout.mode", "moved", "rollout.async", "0.9.0", "verl#3", values=(("sync", False), ("async", True))),
-    Row("rollout.disable_cache", "moved", "rollout.engine_kwargs.sglang.cache_gb", "0.9.0", "verl#9",
-        values=((True, 0),), inert=(False,)),
+    Row(
+        "rollout.disable_cache",
+        "moved",
+        "rollout.engine_kwargs.sglang.cache_gb",
+        "0.9.0",
+        "verl#9",
+        values=((True, 0),),
+        inert=(False,),
+    ),
     Row("actor.megatron.grad_offload", "dropped", None, "0.9.1", "verl#7544", why="it never had an effect"),
-    Row("trainer.use_legacy_worker_impl", "removed", None, "0.9.0", "verl#4", why="the legacy workers are gone",
-        inert=("auto",)),
-    Row("model_engine", "removed", None, "0.9.0", "verl#5", why="no MindSpeed engine", values=(("mindspeed", None),),
-        group=True),
+    Row(
+        "trainer.use_legacy_worker_impl",
+        "removed",
+        None,
+        "0.9.0",
+        "verl#4",
+        why="the legacy workers are gone",
+        inert=("auto",),
+    ),
+    Row(
+        "model_engine",
+        "removed",
+        None,
+        "0.9.0",
+        "verl#5",
+        why="no MindSpeed engine",
+        values=(("mindspeed", None),),
+        group=True,
+    ),
     Row("rollout.skip_rollout", "renamed", "rollout.skip.enable", "0.8.0", "verl#6"),
     Row("rollout.skip.enable", "renamed", "skip.rollout.enable", "0.9.0", "verl#7"),
-    Row("rollout.engine_kwargs.sglang.attention_backend", "renamed", "rollout.engine_kwargs.sglang.attention_backend",
-        "0.9.0", "verl#8"),
+    Row(
+        "rollout.engine_kwargs.sglang.attention_backend",
+        "renamed",
+        "rollout.engine_kwargs.sglang.attention_backend",
+        "0.9.0",
+        "verl#8",
+    ),
 )
 
 # The installed release, as the probe sees it: successors present, old paths absent.
@@ -158,7 +185,8 @@ def test_keys_outside_the_table_and_hydra_overrides_pass_through():
 
 def test_yaml_body_old_keys_move_into_the_composed_config():
     user = OmegaConf.merge(
-        NEW, {"critic": {"model": {"fsdp_config": {"param_offload": True}}}, "actor": {"megatron": {"grad_offload": True}}}
+        NEW,
+        {"critic": {"model": {"fsdp_config": {"param_offload": True}}}, "actor": {"megatron": {"grad_offload": True}}},
     )
     findings = translate.translate_config(user, probe(), ROWS)
     assert user.critic.fsdp.param_offload is True and "fsdp_config" not in user.critic.model
@@ -171,7 +199,8 @@ def test_yaml_body_old_keys_move_into_the_composed_config():
 
 def test_yaml_body_old_and_new_set_differently_is_a_conflict():
     user = OmegaConf.merge(
-        NEW, {"critic": {"fsdp": {"param_offload": False, "optimizer_offload": True}}},
+        NEW,
+        {"critic": {"fsdp": {"param_offload": False, "optimizer_offload": True}}},
         {"critic": {"model": {"fsdp_config": {"optimizer_offload": False}}}},
     )
     (finding,) = translate.translate_config(user, probe(), ROWS)

@@ -17,10 +17,20 @@ OLD_MATH = "verl.utils.reward_score.math"  # renamed math_reward by verl#3378 (0
 
 # verl's own examples/generation/run_deepseek7b_mutli_node.sh at v0.7.0.
 OLD_GENERATION = [
-    "trainer.nnodes=2", "trainer.n_gpus_per_node=8", "data.path=/data/test.parquet", "data.prompt_key=prompt",
-    "data.n_samples=4", "data.output_path=/data/out.parquet", "model.path=deepseek-ai/deepseek-llm-7b-chat",
-    "+model.trust_remote_code=True", "rollout.temperature=1.0", "rollout.top_k=50", "rollout.top_p=0.7",
-    "rollout.prompt_length=2048", "rollout.response_length=1024", "rollout.tensor_model_parallel_size=16",
+    "trainer.nnodes=2",
+    "trainer.n_gpus_per_node=8",
+    "data.path=/data/test.parquet",
+    "data.prompt_key=prompt",
+    "data.n_samples=4",
+    "data.output_path=/data/out.parquet",
+    "model.path=deepseek-ai/deepseek-llm-7b-chat",
+    "+model.trust_remote_code=True",
+    "rollout.temperature=1.0",
+    "rollout.top_k=50",
+    "rollout.top_p=0.7",
+    "rollout.prompt_length=2048",
+    "rollout.response_length=1024",
+    "rollout.tensor_model_parallel_size=16",
     "rollout.gpu_memory_utilization=0.8",
 ]
 
@@ -95,10 +105,18 @@ def test_the_old_sft_entry_point_stops_with_the_command_to_write():
     """verl's own examples/sft/gsm8k/run_qwen_05_sp2.sh at v0.7.0 (single-turn data)."""
     needs_missing("verl.trainer.fsdp_sft_trainer")
     argv = [
-        "-m", "verl.trainer.fsdp_sft_trainer", "data.train_files=/d/train.parquet", "data.prompt_key=extra_info",
-        "data.response_key=extra_info", "optim.lr=1e-4", "+data.prompt_dict_keys=['question']",
-        "data.micro_batch_size=4", "model.partial_pretrain=Qwen/Qwen2.5-0.5B-Instruct", "trainer.total_epochs=1",
-        "ulysses_sequence_parallel_size=2", "use_remove_padding=true",
+        "-m",
+        "verl.trainer.fsdp_sft_trainer",
+        "data.train_files=/d/train.parquet",
+        "data.prompt_key=extra_info",
+        "data.response_key=extra_info",
+        "optim.lr=1e-4",
+        "+data.prompt_dict_keys=['question']",
+        "data.micro_batch_size=4",
+        "model.partial_pretrain=Qwen/Qwen2.5-0.5B-Instruct",
+        "trainer.total_epochs=1",
+        "ulysses_sequence_parallel_size=2",
+        "use_remove_padding=true",
     ]
     result = fresh(argv, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr

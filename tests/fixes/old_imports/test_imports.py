@@ -156,10 +156,10 @@ def test_a_replaced_name_raises_what_to_do(fresh):
 def test_a_removed_name_raises_and_old_guards_still_catch_it(fresh):
     found = applies(REMOVED_NAME, "removed")
     with pytest.raises(RemovedFromVerlError, match="verl#5237") as caught:
-        from verl.trainer.ppo.reward import compute_reward  # noqa: F401
+        from verl.trainer.ppo.reward import compute_reward
     assert str(caught.value) == found.message()
     try:
-        from verl.trainer.ppo.reward import compute_reward  # noqa: F401,F811
+        from verl.trainer.ppo.reward import compute_reward  # noqa: F401
     except ImportError:
         guarded = True
     assert guarded
@@ -260,6 +260,7 @@ def test_a_fault_in_the_fix_never_breaks_an_import(fresh, monkeypatch, caplog):
                 from verl.trainer.ppo.reward import compute_reward  # noqa: F401
             assert not isinstance(caught.value, RemovedFromVerlError)
             import json  # noqa: F401
+
             import verl.protocol  # noqa: F401
     failures = [r.getMessage() for r in caplog.records if "fix 'old_imports' failed" in r.getMessage()]
     assert len(failures) == 2  # one per hook (resolve_module, resolve_name), logged once each
@@ -341,8 +342,10 @@ def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
             if isinstance(got, RemovedFromVerlError):
                 wrong.append((row.old, f"raised {got}"))
         elif expected.kind == "moved":
-            home = _import(*expected.target.partition(":")[::2]) if ":" in expected.target else _import(
-                expected.target, None
+            home = (
+                _import(*expected.target.partition(":")[::2])
+                if ":" in expected.target
+                else _import(expected.target, None)
             )
             # Where the old module itself moved, its import meets the error first; else the name.
             if isinstance(home, Exception) and not any(_same_error(got, home, attr) for attr in (False, True)):

@@ -2,6 +2,7 @@
 verl): the pure part that the runtime hook, doctor and migrate share. No verl needed."""
 
 import pytest
+
 from verl_compat.fixes import old_imports
 from verl_compat.fixes.old_imports import keywords, resolve
 from verl_compat.fixes.old_imports.table import ROWS
@@ -125,7 +126,7 @@ def test_every_row_on_a_verl_that_has_only_its_new_home():
 def test_name_modules_are_the_modules_of_name_rows_and_the_packages_of_module_rows():
     modules = set(resolve.name_modules())
     assert {"verl.trainer.main_ppo", "verl.workers", "verl.utils.reward_score"} <= modules
-    assert old_imports.NAME_TARGETS == resolve.name_modules()
+    assert resolve.name_modules() == old_imports.NAME_TARGETS
 
 
 def test_targets_are_the_keyword_rows_modules():

@@ -1,7 +1,8 @@
 """The old_imports table's rows are well-formed: pure data checks, no verl needed."""
 
-import pytest
 import re
+
+import pytest
 
 from verl_compat.fixes.old_imports.table import KEYWORD_ROWS, ROWS, KeywordRow, Row
 
@@ -57,7 +58,10 @@ def test_rows_the_old_examples_need():
     """The most common broken imports of verl's own examples and recipes (v0.4.0-v0.8.0) have rows."""
     by_old = {r.old: r for r in ROWS}
     expect = {
-        "verl.workers.fsdp_workers:ActorRolloutRefWorker": ("replaced", "verl.workers.engine_workers:ActorRolloutRefWorker"),
+        "verl.workers.fsdp_workers:ActorRolloutRefWorker": (
+            "replaced",
+            "verl.workers.engine_workers:ActorRolloutRefWorker",
+        ),
         "verl.workers.megatron_workers:CriticWorker": ("replaced", "verl.workers.engine_workers:TrainingWorker"),
         "verl.workers.fsdp_workers:RewardModelWorker": ("removed", None),
         "verl.trainer.main_ppo:create_rl_sampler": ("moved", "verl.trainer.ppo.utils:create_rl_sampler"),

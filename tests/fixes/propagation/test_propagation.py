@@ -42,7 +42,7 @@ class Stop(Exception):
     """Raised by the stubbed ray.init: the run stops right where the workers would start."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _composed(overrides: tuple):
     config_dir = Path(verl.__file__).parent / "trainer/config"
     with initialize_config_dir(config_dir=str(config_dir), version_base=None):

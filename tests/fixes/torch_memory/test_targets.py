@@ -3,7 +3,6 @@ one log line, patches the rest and never raises. Each case runs in a fresh proce
 post-import hook registered before verl-compat's changes the target module the moment it is
 imported, so verl-compat's own hook sees the changed module (as it would see a newer verl)."""
 
-
 import pytest
 from pyrun import last_json, run_python
 

@@ -35,65 +35,123 @@ def _file(tmp_path):
 # id: (overrides (a list, or a function of tmp_path), the key named, words in the message, Case, edits made)
 ROWS = {
     "tool_with_a_dash": (
-        [f"{TOOL}=torch-memory"], TOOL, ["'torch-memory'", "Did you mean torch_memory?"], Case.NONE, [],
+        [f"{TOOL}=torch-memory"],
+        TOOL,
+        ["'torch-memory'", "Did you mean torch_memory?"],
+        Case.NONE,
+        [],
     ),
-    "tool_in_capitals": ([f"{TOOL}=Torch_Memory"], TOOL, ["'Torch_Memory'", "Did you mean torch_memory?"], Case.NONE, []),
+    "tool_in_capitals": (
+        [f"{TOOL}=Torch_Memory"],
+        TOOL,
+        ["'Torch_Memory'", "Did you mean torch_memory?"],
+        Case.NONE,
+        [],
+    ),
     "tool_misspelt_in_global": (
-        ["global_profiler.tool=torch_memroy"], TOOL, ["'torch_memroy'", "from global_profiler.tool"], Case.NONE, [],
+        ["global_profiler.tool=torch_memroy"],
+        TOOL,
+        ["'torch_memroy'", "from global_profiler.tool"],
+        Case.NONE,
+        [],
     ),
     "steps_a_string": (
-        [*LEGACY, f"{STEPS}='1,2'"], STEPS, ["is '1,2', not a list", f"Write {STEPS}=[1,2]"], Case.MIXED,
+        [*LEGACY, f"{STEPS}='1,2'"],
+        STEPS,
+        ["is '1,2', not a list", f"Write {STEPS}=[1,2]"],
+        Case.MIXED,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "steps_a_number": (
-        [*LEGACY, f"{STEPS}=2"], STEPS, ["is 2, not a list", f"{STEPS}=[2]"], Case.MIXED,
+        [*LEGACY, f"{STEPS}=2"],
+        STEPS,
+        ["is 2, not a list", f"{STEPS}=[2]"],
+        Case.MIXED,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "steps_zero_and_negative": (
-        [*LEGACY, f"{STEPS}=[0,-1,2]", f"{ACTOR}.enable=True"], STEPS, ["[0, -1]", "from 1"], Case.NEW_STYLE, [],
+        [*LEGACY, f"{STEPS}=[0,-1,2]", f"{ACTOR}.enable=True"],
+        STEPS,
+        ["[0, -1]", "from 1"],
+        Case.NEW_STYLE,
+        [],
     ),
     "steps_listed_twice": (
-        [*LEGACY, f"{STEPS}=[1,1,2]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["[1] more than once", "profiled once"], Case.NEW_STYLE, [],
+        [*LEGACY, f"{STEPS}=[1,1,2]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        STEPS,
+        ["[1] more than once", "profiled once"],
+        Case.NEW_STYLE,
+        [],
     ),
     "steps_past_the_run": (
-        [*LEGACY, f"{STEPS}=[2,7]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["[7]", "3 steps (trainer.total_training_steps)"], Case.NEW_STYLE, [],
+        [*LEGACY, f"{STEPS}=[2,7]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        STEPS,
+        ["[7]", "3 steps (trainer.total_training_steps)"],
+        Case.NEW_STYLE,
+        [],
     ),
     "steps_not_numbers": (
-        [*LEGACY, f"{STEPS}=[1,two]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"], STEPS,
-        ["['two']", "not step numbers"], Case.NEW_STYLE, [],
+        [*LEGACY, f"{STEPS}=[1,two]", f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        STEPS,
+        ["['two']", "not step numbers"],
+        Case.NEW_STYLE,
+        [],
     ),
     "ranks_out_of_range": (
-        [*LEGACY, f"{ACTOR}.ranks=[0,5]"], f"{ACTOR}.ranks", ["[5]", "actor's 2"], Case.LEGACY, [f"{ACTOR}.enable=True"],
+        [*LEGACY, f"{ACTOR}.ranks=[0,5]"],
+        f"{ACTOR}.ranks",
+        ["[5]", "actor's 2"],
+        Case.LEGACY,
+        [f"{ACTOR}.enable=True"],
     ),
     "ranks_all_negative": (
-        [*LEGACY, f"{ACTOR}.ranks=[-1]"], f"{ACTOR}.ranks", ["[-1]", "no rank dumps a snapshot"], Case.LEGACY,
+        [*LEGACY, f"{ACTOR}.ranks=[-1]"],
+        f"{ACTOR}.ranks",
+        ["[-1]", "no rank dumps a snapshot"],
+        Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "ranks_and_all_ranks": (
-        [*LEGACY, f"{ACTOR}.ranks=[0]", f"{ACTOR}.all_ranks=True"], f"{ACTOR}.ranks", ["all_ranks wins"], Case.LEGACY,
+        [*LEGACY, f"{ACTOR}.ranks=[0]", f"{ACTOR}.all_ranks=True"],
+        f"{ACTOR}.ranks",
+        ["all_ranks wins"],
+        Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "ranks_a_string": (
-        [*LEGACY, f"{ACTOR}.ranks='0,1'"], f"{ACTOR}.ranks", ["is '0,1', not a list", "verl rejects it"], Case.LEGACY,
+        [*LEGACY, f"{ACTOR}.ranks='0,1'"],
+        f"{ACTOR}.ranks",
+        ["is '0,1', not a list", "verl rejects it"],
+        Case.LEGACY,
         [f"{ACTOR}.enable=True"],
     ),
     "save_path_is_a_file": (
-        lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}"], f"{ACTOR}.save_path",
-        ["which is a file, not a folder"], Case.LEGACY, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}"],
+        f"{ACTOR}.save_path",
+        ["which is a file, not a folder"],
+        Case.LEGACY,
+        [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "save_path_under_a_file": (
-        lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}/profile"], f"{ACTOR}.save_path",
-        ["cannot be created", "a-file is a file"], Case.LEGACY, [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
+        lambda tmp: [*LEGACY, f"global_profiler.save_path={_file(tmp)}/profile"],
+        f"{ACTOR}.save_path",
+        ["cannot be created", "a-file is a file"],
+        Case.LEGACY,
+        [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "save_paths_contradict": (
         lambda tmp: [*LEGACY, f"global_profiler.save_path={tmp}/global", f"{ACTOR}.save_path={tmp}/actor"],
-        f"{ACTOR}.save_path", ["the actor's own key wins", "go to", "/actor'"], Case.LEGACY,
+        f"{ACTOR}.save_path",
+        ["the actor's own key wins", "go to", "/actor'"],
+        Case.LEGACY,
         [f"{ACTOR}.enable=True", f"{ACTOR}.all_ranks=True"],
     ),
     "tool_does_not_resolve": (
-        ["global_profiler.tool=${no_such.key}"], TOOL, ["cannot be read", "InterpolationKeyError"], Case.NONE, [],
+        ["global_profiler.tool=${no_such.key}"],
+        TOOL,
+        ["cannot be read", "InterpolationKeyError"],
+        Case.NONE,
+        [],
     ),
 }
 
@@ -109,7 +167,7 @@ def verl_accepts(config) -> bool:
         steps = OmegaConf.select(config, STEPS)
         if steps is not None:
             _ = 1 in steps
-    except Exception:  # noqa: BLE001 - anything verl raises is "not accepted"
+    except Exception:
         return False
     return True
 
@@ -159,8 +217,10 @@ def test_a_config_without_actor_rollout_ref_is_left_alone_and_said_so(shim, shim
             assert (detection.case, edits) == (torch_memory.Case.NONE, [])
 
     said = [r.getMessage() for r in caplog.records]
-    assert said == ["verl-compat: actor_rollout_ref is missing from the config: the torch_memory fix has nothing "
-                    "to read; verl-compat leaves this config as it is"]
+    assert said == [
+        "verl-compat: actor_rollout_ref is missing from the config: the torch_memory fix has nothing "
+        "to read; verl-compat leaves this config as it is"
+    ]
     assert shim_warnings() == []
 
 

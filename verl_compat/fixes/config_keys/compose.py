@@ -32,8 +32,7 @@ import threading
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
 
-from ... import deprecation
-from ... import registry
+from ... import deprecation, registry
 from ...registry import Patch, Plan, guard, is_looking
 from . import findings, table, translate
 
@@ -256,6 +255,7 @@ class _RepoProbe:
 
 
 # --- what the user is told -----------------------------------------------------------------------
+
 
 def report(found) -> str | None:
     """Warn once per key; return the error text when a finding stops the run."""

@@ -31,7 +31,7 @@ class InstalledProbe:
         return (self.folder / group / f"{option}.yaml").is_file()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def probe() -> InstalledProbe | None:
     """None where verl is not installed."""
     folder = probes.verl_config_dir()

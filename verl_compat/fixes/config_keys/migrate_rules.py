@@ -45,7 +45,7 @@ class _InstalledKeys:
         return (self.folder / group / f"{option}.yaml").is_file()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probe() -> _InstalledKeys | None:
     """The installed verl's keys, kept between runs: composing its trainer configs with Hydra costs
     about half a second of CPU, most of a ``--check`` over a checkout (a pre-commit run pays it on
@@ -138,8 +138,10 @@ class _OldPathInYaml:
         return None
 
     def _unfollowed(self, text: str) -> bool:
-        return "\t" in text or bool(self._flow.search(text) or self._alias.search(text)) or (
-            "<<" in text and self._merge.search(text) is not None
+        return (
+            "\t" in text
+            or bool(self._flow.search(text) or self._alias.search(text))
+            or ("<<" in text and self._merge.search(text) is not None)
         )
 
 

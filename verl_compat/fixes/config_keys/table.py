@@ -73,9 +73,7 @@ class Row:
 
 
 # Explanations shared by several rows.
-_GRAD_OFFLOAD = (
-    "it never had an effect: Megatron gradients live with the parameters and follow param_offload"
-)
+_GRAD_OFFLOAD = "it never had an effect: Megatron gradients live with the parameters and follow param_offload"
 _MINDSPEED = (
     "verl removed the MindSpeed-LLM engine (model_engine=mindspeed); "
     "use model_engine=megatron (MindSpeed-Bridge on Ascend) and set the same keys under .megatron"
@@ -85,8 +83,7 @@ _RM_WORKER = (
     "servers (reward.reward_model.rollout), so the worker's settings have nothing to configure"
 )
 _RM_PROFILER = (
-    "the reward-model worker it profiled is gone; "
-    "it only shaped a profile that reward_model.profiler.enable turned on"
+    "the reward-model worker it profiled is gone; it only shaped a profile that reward_model.profiler.enable turned on"
 )
 _TORCH_STEPS = (
     "verl 0.7.1 profiles the steps in global_profiler.steps with the torch tool; "
@@ -246,7 +243,7 @@ ROWS: tuple[Row, ...] = (
         (_ACTOR, _REF),
         inert=(False, None, -1),
         why="the torch profiler is set with {role}.profiler (enable, ranks, tool=torch) and "
-            "global_profiler.steps since 0.6.0",
+        "global_profiler.steps since 0.6.0",
     ),
     *(
         Row(
@@ -294,8 +291,7 @@ ROWS: tuple[Row, ...] = (
         "0.9.0",
         "verl#6014 (22b04f949)",
         (_ACTOR, _REF, _CRITIC),
-        why="verl always loads the model's weights since 0.9.0; a randomly initialised model is not an "
-            "option any more",
+        why="verl always loads the model's weights since 0.9.0; a randomly initialised model is not an option any more",
         inert=(True,),
     ),
     # --- Megatron / MindSpeed / VeOmni engines ----------------------------------------------------
@@ -338,7 +334,7 @@ ROWS: tuple[Row, ...] = (
         "verl 0.9.1 wheel (engine/veomni.yaml; not in verl's public history at the commit above)",
         (_ACTOR, _REF, _CRITIC),
         why="0.9.1's VeOmni engine offloads activations with "
-            "{role}.veomni.enable_async_activation_offload=true "
+        "{role}.veomni.enable_async_activation_offload=true "
         "and activation_offload_modules, without a GPU-memory limit",
         inert=(0.0, 0),
     ),
@@ -349,8 +345,7 @@ ROWS: tuple[Row, ...] = (
         "0.9.1",
         "verl#7466 (514dcab4d)",
         (_ACTOR, _REF),
-        why="the Megatron and VeOmni engines read their own router_replay ({role}.veomni.router_replay for "
-            "VeOmni)",
+        why="the Megatron and VeOmni engines read their own router_replay ({role}.veomni.router_replay for VeOmni)",
     ),
     *_per_role(
         "veomni.moe_load_balance_monitor_interval",
@@ -360,7 +355,7 @@ ROWS: tuple[Row, ...] = (
         "verl#6853 (3d66a3d7c)",
         (_ACTOR, _REF, _CRITIC),
         why="verl logs MoE load-balance metrics from the rollout: set "
-            "actor_rollout_ref.rollout.moe_load_balance_metrics_interval",
+        "actor_rollout_ref.rollout.moe_load_balance_metrics_interval",
         inert=(0,),
     ),
     *(
@@ -412,7 +407,7 @@ ROWS: tuple[Row, ...] = (
         "0.7.0",
         "verl#4211 (8ed5bafc0); its last reader, the legacy FSDP worker, went in verl#6067 (044bbba27)",
         why="the reference policy is the actor's initial model (actor_rollout_ref.model.path); a separate "
-            "reference model is not supported any more",
+        "reference model is not supported any more",
         inert=(None,),
     ),
     Row(
@@ -422,7 +417,7 @@ ROWS: tuple[Row, ...] = (
         "0.7.0",
         "verl#4211 (8ed5bafc0)",
         why="verl never read anything under it but its path: the reference policy is built from "
-            "actor_rollout_ref.model",
+        "actor_rollout_ref.model",
     ),
     Row(
         "actor_rollout_ref.actor.sum_pi_squared_checkpointing",
@@ -431,7 +426,7 @@ ROWS: tuple[Row, ...] = (
         "0.8.0",
         "verl#6153 (695ac0ebc)",
         why="0.8.0 computes sum_pi_squared only when actor_rollout_ref.actor.calculate_sum_pi_squared=True, "
-            "without a checkpointing option",
+        "without a checkpointing option",
         inert=(False,),
     ),
     # --- rollout ------------------------------------------------------------------------------------
@@ -460,7 +455,7 @@ ROWS: tuple[Row, ...] = (
         "0.6.0",
         "verl#3037 (bd756c15c)",
         why="vLLM's V1 engine, the only one verl runs since 0.6.0, never swaps to CPU (it recomputes "
-            "preempted requests)",
+        "preempted requests)",
     ),
     Row(
         "actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend",
@@ -494,7 +489,7 @@ ROWS: tuple[Row, ...] = (
         "0.4.1",
         "verl#1831 (457f4d2a2)",
         why="verl removed the chat scheduler (verl#2725); multi-turn rollouts run as agent loops "
-            "(actor_rollout_ref.rollout.agent)",
+        "(actor_rollout_ref.rollout.agent)",
         inert=(None,),
     ),
     Row(
@@ -504,7 +499,7 @@ ROWS: tuple[Row, ...] = (
         "0.6.0",
         "verl#2725 (f10780083)",
         why="verl removed the chat scheduler and its callbacks; multi-turn rollouts run as agent loops "
-            "(actor_rollout_ref.rollout.agent)",
+        "(actor_rollout_ref.rollout.agent)",
         inert=(None,),
     ),
     Row(
@@ -549,8 +544,7 @@ ROWS: tuple[Row, ...] = (
         None,
         "0.6.1",
         "verl#3984 (418f964ab)",
-        why="0.6.1 sets rollout importance sampling with "
-            "algorithm.rollout_correction.rollout_is=token|sequence",
+        why="0.6.1 sets rollout importance sampling with algorithm.rollout_correction.rollout_is=token|sequence",
         inert=(False,),
     ),
     Row(
@@ -569,7 +563,7 @@ ROWS: tuple[Row, ...] = (
         "0.6.1",
         "verl#3984 (418f964ab)",
         why="truncation is algorithm.rollout_correction.rollout_is_threshold; masking is rejection sampling "
-            "(algorithm.rollout_correction.rollout_rs)",
+        "(algorithm.rollout_correction.rollout_rs)",
         inert=("truncate",),
     ),
     Row(
@@ -586,7 +580,7 @@ ROWS: tuple[Row, ...] = (
         "0.6.1",
         "verl#3984 (418f964ab)",
         why="0.6.1 computes the lower bound as 1/upper; rejection-sampling bounds are "
-            "algorithm.rollout_correction.rollout_rs_threshold",
+        "algorithm.rollout_correction.rollout_rs_threshold",
         inert=(None,),
     ),
     Row(
@@ -596,7 +590,7 @@ ROWS: tuple[Row, ...] = (
         "0.6.1",
         "verl#3984 (418f964ab)",
         why="0.7.1 expresses a veto as a rejection-sampling criterion: "
-            "algorithm.rollout_correction.rollout_rs and rollout_rs_threshold",
+        "algorithm.rollout_correction.rollout_rs and rollout_rs_threshold",
         inert=(None,),
     ),
     Row(
@@ -615,7 +609,7 @@ ROWS: tuple[Row, ...] = (
             "0.7.1",
             "verl#4544 (97eac9048)",
             why="0.7.1 folds both bounds and the veto into algorithm.rollout_correction.rollout_rs / "
-                "rollout_rs_threshold (see verl's docs/algo/rollout_corr.md)",
+            "rollout_rs_threshold (see verl's docs/algo/rollout_corr.md)",
             inert=(None,),
         )
         for key in ("rollout_rs_threshold_lower", "rollout_token_veto_threshold")
@@ -640,7 +634,7 @@ ROWS: tuple[Row, ...] = (
         "0.9.1",
         "verl#6804 (df9e22433)",
         why="Continuous Token is the default and only tokenization path of agent loops, and the model family "
-            "is inferred from the model path",
+        "is inferred from the model path",
     ),
     # --- reward (0.7.0 -> 0.7.1) --------------------------------------------------------------------------
     Row("reward_manager", "renamed", "reward.reward_manager", "0.7.1", _REWARD_5255),

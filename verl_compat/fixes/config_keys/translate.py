@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Callable, Iterable, Protocol
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from .table import ROWS, Row
 
@@ -141,7 +142,7 @@ def stop_message(findings: Iterable[Finding]) -> str:
     return "\n".join([header, *(finding.error_line() for finding in stops), *switch])
 
 
-def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:  # noqa: D103
+def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:
     """The row whose path is ``key`` or a parent of it (the longest), among key rows."""
     index = _by_old_path(rows)
     while True:

@@ -36,8 +36,19 @@ SFT_SUCCESSOR = "verl.trainer.sft_trainer"
 _ABSENT = object()
 _OVERRIDE = re.compile(r"^(\+\+|\+|~)?([A-Za-z_][\w.@/-]*)(?:=(.*))?$", re.S)
 # Hydra's own flags that take the next argument as their value (``--info`` only some words).
-_FLAGS_WITH_VALUE = ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd", "--cfg", "-c",
-                     "--package", "-p", "--experimental-rerun")
+_FLAGS_WITH_VALUE = (
+    "--config-path",
+    "-cp",
+    "--config-name",
+    "-cn",
+    "--config-dir",
+    "-cd",
+    "--cfg",
+    "-c",
+    "--package",
+    "-p",
+    "--experimental-rerun",
+)
 _INFO_VALUES = ("all", "config", "defaults", "defaults-tree", "plugins", "searchpath")
 _CONFIG_FLAGS = ("--config-path", "-cp", "--config-name", "-cn", "--config-dir", "-cd")
 
@@ -166,8 +177,10 @@ def _split_flags(argv: list[str], out: Translation) -> list[str]:
             i += 1
             continue
         flag = arg.split("=", 1)[0]
-        takes_next = "=" not in arg and bool(following) and (
-            flag in _FLAGS_WITH_VALUE or (flag in ("--info", "-i") and following[0] in _INFO_VALUES)
+        takes_next = (
+            "=" not in arg
+            and bool(following)
+            and (flag in _FLAGS_WITH_VALUE or (flag in ("--info", "-i") and following[0] in _INFO_VALUES))
         )
         given = [arg, *following] if takes_next else [arg]
         if flag in _CONFIG_FLAGS:
@@ -215,9 +228,13 @@ def _generation_rule(key: str, value: str | None) -> tuple[str, str | None, str]
     if key == "ray_kwargs.timeline_json_file":
         return "ignore", None, "main_generation never wrote a timeline"
     if key.startswith(("ray_kwargs.", "ray_init.")):
-        return "refuse", None, (
-            "main_generation_server calls ray.init() with fixed arguments (main_generation_server.py:124): start "
-            "Ray yourself (ray start ...) and set RAY_ADDRESS instead"
+        return (
+            "refuse",
+            None,
+            (
+                "main_generation_server calls ray.init() with fixed arguments (main_generation_server.py:124): start "
+                "Ray yourself (ray start ...) and set RAY_ADDRESS instead"
+            ),
         )
     if key.startswith("trainer."):
         return "rename", key, ""
@@ -340,8 +357,10 @@ def _removed_line(path: str) -> str:
 
 
 def generation_message(out: Translation) -> str:
-    lines = [f"{_removed_line(GENERATION)}; running python -m {GENERATION_SERVER}, which does the same job on rollout "
-             "servers with the ppo_trainer config, with the old overrides translated:"]
+    lines = [
+        f"{_removed_line(GENERATION)}; running python -m {GENERATION_SERVER}, which does the same job on rollout "
+        "servers with the ppo_trainer config, with the old overrides translated:"
+    ]
     lines += [f"  {change}" for change in out.changes]
     lines += [f"  {pin} (the old script's default; this verl's differs)" for pin in out.pinned]
     lines += [f"  ignored {ignored}" for ignored in out.ignored]

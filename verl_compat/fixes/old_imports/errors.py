@@ -1,7 +1,6 @@
 """The errors an old import or call meets on a verl that removed what it asks for. Each message names
 verl-compat, the old path, the verl release and change that removed it, and what to do instead."""
 
-
 # Shown by the package that exports them (``verl_compat.fixes.old_imports.RemovedFromVerlError``).
 _MODULE = "verl_compat.fixes.old_imports"
 

@@ -14,7 +14,7 @@ import importlib.util
 from pathlib import Path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _root() -> Path | None:
     try:
         spec = importlib.util.find_spec("verl")
@@ -61,7 +61,7 @@ def _bound(body: list[ast.stmt], names: set[str]) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _names(file: Path) -> frozenset[str] | None:
     """The names ``file`` binds at its top level; None where it star-imports (any name may be there)."""
     try:

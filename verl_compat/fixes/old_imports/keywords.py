@@ -26,9 +26,7 @@ NAME = registry.fix_name(__name__)
 # (AgentLoopManager, AgentData) are left to tools that read code.
 _NOT_TARGETED = ("verl.experimental.agent_loop.",)
 MODULES = tuple(
-    dict.fromkeys(
-        row.callable.partition(":")[0] for row in KEYWORD_ROWS if not row.callable.startswith(_NOT_TARGETED)
-    )
+    dict.fromkeys(row.callable.partition(":")[0] for row in KEYWORD_ROWS if not row.callable.startswith(_NOT_TARGETED))
 )
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 from .table import ROWS, Row
 
@@ -94,7 +94,7 @@ class _Index:
     stubs: frozenset[str]  # removed modules that still have a moved name below them
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _index() -> _Index:
     by_old = {row.old: row for row in ROWS}
     moved = [row.old for row in ROWS if row.fate == "moved"]
@@ -189,12 +189,12 @@ def _fate_of_name(module: str, name: str, has: Has) -> Fate | None:
     if owner is None:
         return None
     if owner.fate == "moved":
-        target = f"{owner.new}{module[len(owner.old):]}:{name}"
+        target = f"{owner.new}{module[len(owner.old) :]}:{name}"
         return Fate(path, "moved", owner, target) if has(target) else None
     return Fate(path, owner.fate, owner, owner.new)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def name_modules() -> tuple[str, ...]:
     """The modules some old name may be missing from: each module with a name row, and each package
     above a module row (``from verl.workers import fsdp_workers``). Where they exist, the hook gives

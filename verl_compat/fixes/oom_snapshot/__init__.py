@@ -34,8 +34,8 @@ import logging
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from ... import probes, registry, snapshot_files, wrapping
 from ...configs import DEFAULT_SAVE_PATH
@@ -126,7 +126,7 @@ class Observer:
                 self._log_context(device, alloc, device_total, device_free)
             with registry.guard(NAME, "dumping the OOM snapshot"):
                 self._dump(profiler)
-        except BaseException:  # noqa: BLE001 - raised into the allocator, it would replace the OOM
+        except BaseException:
             pass
 
     def _log_context(self, device: int, alloc: int, device_total: int, device_free: int) -> None:
@@ -155,7 +155,10 @@ class Observer:
         # error state. verl < 0.9.1's sampler always synchronises first (and logs a failure).
         extra = {"synchronize": False} if probes.snapshot_dump_can_skip_sync() else {}
         profiler.sampler.dump_memory_snapshot(
-            out_dir=save_path(profiler.config), tag=snapshot_files.OOM_TAG, sub_dir=snapshot_files.oom_sub_dir(datetime.now()), **extra
+            out_dir=save_path(profiler.config),
+            tag=snapshot_files.OOM_TAG,
+            sub_dir=snapshot_files.oom_sub_dir(datetime.now()),
+            **extra,
         )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ... import deprecation, probes, reach, registry, trainers
 from . import runtime
+from .report import describe, describe_trainer
 from .translate import (
     LEGACY_KEY,
     Case,
@@ -33,7 +34,6 @@ from .translate import (
     translate,
     warning_text,
 )
-from .report import describe, describe_trainer
 
 __all__ = [
     "LEGACY_KEY",

@@ -40,9 +40,7 @@ class TorchMemoryToDistProfiler(Rule):
     # ``tool: torch_memory``, quoted, tagged or anchored, block or flow style, or ``tool: *alias`` (its
     # anchor may be torch_memory). verl's generated configs name torch_memory only as a key of their
     # tool configs, so they never match.
-    yaml_setting = re.compile(
-        r"""\btool["']?[ \t]*:[ \t]*(?:(?:!!str[ \t]+)?(?:&\S+[ \t]+)?["']?torch_memory\b|\*)"""
-    )
+    yaml_setting = re.compile(r"""\btool["']?[ \t]*:[ \t]*(?:(?:!!str[ \t]+)?(?:&\S+[ \t]+)?["']?torch_memory\b|\*)""")
     text_setting = re.compile(r"profiler\.tool[\"']?\s*[=:]\s*[\"']?torch_memory\b")
     defaults = SCHEMA_DEFAULTS
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ... import probes, reach, registry, wrapping
 from . import config as config_step
-from .translate import Case
 from .runtime import LEGACY_CALL, step_calls
+from .translate import Case
 
 NAME = registry.fix_name(__name__)
 

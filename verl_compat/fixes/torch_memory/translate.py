@@ -23,7 +23,9 @@ import os
 import re
 
 from ... import deprecation, snapshot_files
-from ...configs import DEFAULT_SAVE_PATH, select as _select, set_key as _set
+from ...configs import DEFAULT_SAVE_PATH
+from ...configs import select as _select
+from ...configs import set_key as _set
 from ...registry import first_line as _first_line
 
 LEGACY_KEY = "actor_rollout_ref.actor.profiler.tool"
@@ -442,7 +444,10 @@ def describe(config) -> dict:
     if detection.case == Case.LEGACY and detection.total_steps:
         report["steps"] = list(range(1, int(detection.total_steps) + 1))
     save_path = _select(translated, f"{ACTOR_PROFILER}.save_path")
-    all_ranks, ranks = _select(translated, f"{ACTOR_PROFILER}.all_ranks"), _select(translated, f"{ACTOR_PROFILER}.ranks")
+    all_ranks, ranks = (
+        _select(translated, f"{ACTOR_PROFILER}.all_ranks"),
+        _select(translated, f"{ACTOR_PROFILER}.ranks"),
+    )
     report["dumps"] = f"{save_path or DEFAULT_SAVE_PATH}/{snapshot_files.STEP_PATTERN}"
     report["ranks"] = "all" if all_ranks else list(ranks or [0])
     if report["warns"]:

@@ -86,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class Progress:
     """A one-line bar on stderr while reading, where stderr is a terminal."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream if stream.isatty() else None
 
     def __call__(self, done: int, total: int, path: Path | None) -> None:

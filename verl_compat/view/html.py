@@ -70,7 +70,7 @@ def render(run: Run) -> str:
 
 
 class Page:
-    def __init__(self, run: Run, level: Level, rows: list[str]):
+    def __init__(self, run: Run, level: Level, rows: list[str]) -> None:
         self.run, self.level, self.rows = run, level, rows
         shown = ((row, rank) for row in self.rows for rank in run.ranks if (row, rank) in run.cells)
         self.ids = {key: i for i, key in enumerate(shown)}

@@ -41,7 +41,7 @@ class Run:
     ooms: list[Summary]  # each OOM snapshot's, oldest first
     bad: list[tuple[Path, str]]  # (path, reason) of each file that could not be read
     ignored: list[Path]  # .pickle files that no naming rule matches
-    replaced: list[tuple[Path, Path]]  # (kept, dropped): two files for one step and rank (a restarted run)
+    replaced: list[tuple[Path, Path]]  # (kept, dropped): one step and rank written twice (a restart): newer kept
 
     @property
     def complete(self) -> bool:

@@ -9,6 +9,8 @@ into a temporary folder, or ``--data DIR``, kept for a rerun) and runs ``verl-co
 2-core machine "every core" is 2), each in a fresh process, ``--rounds`` times in turn (a shared
 machine's load drifts): the time of the command inside it (reading, summarising, writing the page;
 start-up excluded), snapshots per second, the CPU time of its whole process tree, and memory.
+Before and after, it measures how many cores' worth of CPU-bound work that many processes get done
+at once on the machine as it is (``capacity``): on a shared machine, the ceiling of any speed-up.
 
 Memory is sampled every 20 ms from ``/proc`` over the whole process tree (the command, the
 ``forkserver`` process and its workers, which are not the command's own children): the peak of the
@@ -24,8 +26,10 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +110,23 @@ data = load(Path(sys.argv[1]))
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 BASELINE = "import resource, verl_compat.view.command; print(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+SPIN = "for _ in range(20_000_000): pass"
+
+
+def capacity(processes: int) -> float:
+    """How many cores' worth of work ``processes`` CPU-bound processes get done at once, right now:
+    the time of one alone over the time of ``processes`` started together (a shared machine's
+    neighbours, or hyperthreads, can keep this well under ``processes``)."""
+
+    def spin(count: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(count)]
+        assert all(proc.wait() == 0 for proc in procs)
+        return time.perf_counter() - start
+
+    alone = statistics.median(spin(1) for _ in range(3))
+    together = statistics.median(spin(processes) for _ in range(3))
+    return processes * alone / together
 
 
 def measure(code: str, *args: object) -> dict[str, float]:
@@ -168,6 +189,8 @@ def main() -> int:
         "{jobs:>5} {snapshots:>9} {seconds:>8.1f} {snapshots_per_s:>7.3f} {cpu_s:>6.1f} {tree_rss_mib:>9.0f} "
         "{own_rss_mib:>9.0f} {worker_rss_mib:>10.0f}"
     )
+    capacity_before = capacity(every)
+    print(f"{every} CPU-bound processes at once get {capacity_before:.2f} cores' worth of work done")
     print(f"by worker processes, {args.rounds} round(s) in turn (load average before: {load_average()})")
     print(header)
     by_jobs = []
@@ -180,7 +203,10 @@ def main() -> int:
             print(f"{row.format(**point)}{every_core}  load after: {point['load_average_after']}")
     for jobs in sorted({1, 2, every}):
         rate = statistics.median(p["snapshots_per_s"] for p in by_jobs if p["jobs"] == jobs)
-        print(f"--jobs {jobs}: median {rate:.3f} snapshots/s")
+        cpu = statistics.median(p["cpu_s"] for p in by_jobs if p["jobs"] == jobs) / len(files)
+        print(f"--jobs {jobs}: median {rate:.3f} snapshots/s, {cpu:.2f} CPU s per snapshot")
+    capacity_after = capacity(every)
+    print(f"{every} CPU-bound processes at once get {capacity_after:.2f} cores' worth of work done")
     by_count = []
     if args.sweep:
         print("by snapshots, --jobs 1")
@@ -190,7 +216,14 @@ def main() -> int:
             point = view(folder, Path(scratch.name) / f"page{steps}.html", 1, steps * RANKS)
             by_count.append(point)
             print(row.format(**point))
-    record = {"cores": every, "baseline": baseline, "one_snapshot": one, "by_jobs": by_jobs, "by_count": by_count}
+    record = {
+        "cores": every,
+        "capacity": [capacity_before, capacity_after],
+        "baseline": baseline,
+        "one_snapshot": one,
+        "by_jobs": by_jobs,
+        "by_count": by_count,
+    }
     print(json.dumps(record))
     return 0
 

@@ -1,10 +1,10 @@
 """Read a run's snapshots on every core, one snapshot per worker process at a time.
 
-Reading a snapshot is nearly all unpickling (about 2.5 s and 160 MiB for a 20 MB file), which holds
-the GIL: threads would not help, processes do. A worker loads one pickle, summarises it and sends
-back the :class:`~verl_compat.view.summary.Summary` (a few KB), then frees it; no more files are
-handed out than there are workers, so memory stays at one unpickled snapshot per worker. Results
-come back in the files' order, whatever order the workers finish in.
+Reading a snapshot is nearly all unpickling (about 0.5 s of CPU and 160 MiB for a 20 MB file),
+which holds the GIL: threads would not help, processes do. A worker loads one pickle, summarises
+it and sends back the :class:`~verl_compat.view.summary.Summary` (a few KB), then frees it; no
+more files are handed out than there are workers, so memory stays at one unpickled snapshot per
+worker. Results come back in the files' order, whatever order the workers finish in.
 
 Workers start with ``forkserver`` (``spawn`` where there is none), never ``fork``: view may run in
 a process that imported torch or Ray, whose threads make a forked child unsafe. A worker that dies

@@ -32,13 +32,13 @@ examples:
 docs: https://github.com/verl-compat/verl-compat#readme"""
 
 SUBCOMMANDS = {
-    "doctor": ("verl_compat.doctor", "show versions, probes, auto-load and what the shim does to a config"),
+    "doctor": ("verl_compat.doctor.cli", "show versions, probes, auto-load and what the shim does to a config"),
     "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides and YAML keys into the new form"),
     "view": ("verl_compat.view.command", "one offline page (or --text) for a run's memory snapshots"),
 }
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="verl-compat",
         description=DESCRIPTION,

@@ -7,13 +7,15 @@ the whole run. With nothing readable there is no page (exit status 2).
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 from .. import snapshot_files
-from . import html, run as run_model, text
+from . import html, parallel, run as run_model, text
 
 OK, INCOMPLETE, NOTHING = 0, 1, 2
 DEFAULT_OUTPUT = "memory_view.html"
@@ -52,7 +54,17 @@ examples:
 docs: https://github.com/verl-compat/verl-compat/blob/main/docs/view.md"""
 
 
-def add_arguments(parser) -> None:
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more: {value!r}")
+    return jobs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.add_argument("save_path", metavar="SAVE_PATH", type=Path, help="the profiler's save_path")
     parser.add_argument(
@@ -61,15 +73,23 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--text", action="store_true", help="print the summary (OOMs, findings, the table) instead of writing a page"
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="read snapshots in N processes at once (default: one per core; each holds one unpickled snapshot, "
+        "several times its file size); 1 reads them in this process",
+    )
 
 
 class Progress:
     """A one-line bar on stderr while reading, where stderr is a terminal."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream if stream.isatty() else None
 
-    def __call__(self, done: int, total: int, path) -> None:
+    def __call__(self, done: int, total: int, path: Path | None) -> None:
         if self.stream is None or total < 2:
             return
         filled = 30 * done // total
@@ -94,13 +114,14 @@ def _write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     save_path = args.save_path
     if not save_path.is_dir():
         print(f"verl-compat view: {save_path}: not a folder", file=sys.stderr)
         return NOTHING
     try:
-        result = run_model.collect(save_path, progress=Progress(sys.stderr))
+        jobs = args.jobs or parallel.cores()
+        result = run_model.collect(save_path, progress=Progress(sys.stderr), jobs=jobs)
     except OSError as exc:
         print(f"verl-compat view: {save_path}: cannot list: {exc.strerror or exc}", file=sys.stderr)
         return NOTHING

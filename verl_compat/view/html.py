@@ -9,22 +9,31 @@ The page stays under ``LIMIT_BYTES`` whatever the run's size: it is rendered at 
 of ``LEVELS`` that fits (fewer stacks, frames and chart points per level), then, if even the least
 detail is too much, with fewer steps in the table (the first, the last, flagged ones, the rest
 evenly spaced), halving until it fits.
+
+The page's CSS and script are package data (``page.css``, ``page.js``), read with
+``importlib.resources`` so that they work from a wheel, a zip or a checkout alike, and inlined.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from html import escape
+from importlib import resources
+from typing import Any
 
 from .._version import __version__
 from .run import Run, diff_by_stack, findings, format_bytes, grew, growth, imbalance, imbalanced
+from .summary import Stack, Summary
 from .text import oom_request, oom_time, relative, same_blocks
 
 LIMIT_BYTES = 10_000_000
 GIB = 1 << 30
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+Point = tuple[int, int, int]  # a timeline point: (time_us, allocated, reserved)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +45,12 @@ class Level:
 
 
 LEVELS = (Level(12, 12, 10, 2400), Level(6, 6, 6, 1200), Level(3, 3, 4, 600), Level(1, 1, 2, 150))
+
+
+@functools.cache
+def asset(name: str) -> str:
+    """``page.css`` or ``page.js``, as shipped in the package."""
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
 def render(run: Run) -> str:
@@ -55,12 +70,13 @@ def render(run: Run) -> str:
 
 
 class Page:
-    def __init__(self, run: Run, level: Level, rows: list):
+    def __init__(self, run: Run, level: Level, rows: list[str]) -> None:
         self.run, self.level, self.rows = run, level, rows
-        self.ids = {key: i for i, key in enumerate((row, rank) for row in self.rows for rank in run.ranks if (row, rank) in run.cells)}
-        self.stacks = {}
+        shown = ((row, rank) for row in self.rows for rank in run.ranks if (row, rank) in run.cells)
+        self.ids = {key: i for i, key in enumerate(shown)}
+        self.stacks: dict[Stack, int] = {}
 
-    def stack(self, stack: tuple) -> int:
+    def stack(self, stack: Stack) -> int:
         stack = stack[: self.level.frames]
         return self.stacks.setdefault(stack, len(self.stacks))
 
@@ -86,16 +102,18 @@ class Page:
         return (
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>\n"
+            f"<title>{escape(title)}</title><style>\n{asset('page.css')}</style></head><body>\n"
             + "\n".join(part for part in body if part)
-            + f'\n<script type="application/json" id="data">{data}</script>\n<script>{SCRIPT}</script>\n</body></html>\n'
+            + f'\n<script type="application/json" id="data">{data}</script>\n'
+            + f"<script>\n{asset('page.js')}</script>\n</body></html>\n"
         )
 
     def incomplete(self) -> str:
         if not self.run.bad:
             return ""
         items = "".join(
-            f"<li><code>{escape(relative(self.run, path))}</code>: {escape(reason)}</li>" for path, reason in self.run.bad
+            f"<li><code>{escape(relative(self.run, path))}</code>: {escape(reason)}</li>"
+            for path, reason in self.run.bad
         )
         return (
             f'<section id="incomplete" class="warn"><h2>Incomplete: {len(self.run.bad)} file(s) could not be read</h2>'
@@ -108,7 +126,8 @@ class Page:
         cards = []
         for s in self.run.ooms:
             blocks = "".join(
-                f'<tr><td class="num">{count} &times; {format_bytes(size)}</td><td>{_stack_html(stack[: self.level.frames])}</td></tr>'
+                f'<tr><td class="num">{count} &times; {format_bytes(size)}</td>'
+                f"<td>{_stack_html(stack[: self.level.frames])}</td></tr>"
                 for (size, stack), count in same_blocks(s.largest_blocks)
             )
             cards.append(
@@ -127,7 +146,10 @@ class Page:
     def findings(self) -> str:
         found = findings(self.run)
         if not found:
-            items = "<li>Nothing stands out: no rank keeps growing from step to step, and no rank is 10 % above the others.</li>"
+            items = (
+                "<li>Nothing stands out: no rank keeps growing from step to step, and no rank is 10 % above the "
+                "others.</li>"
+            )
         else:
             items = "".join(
                 f'<li class="finding {f.kind}"><b>{f.kind}</b>: {escape(f.text)}'
@@ -140,7 +162,10 @@ class Page:
     def table(self) -> str:
         run = self.run
         if not run.cells:
-            return '<section id="steps"><h2>Steps</h2><p class="note">No step snapshots: only the OOM above.</p></section>'
+            return (
+                '<section id="steps"><h2>Steps</h2><p class="note">No step snapshots: only the OOM above.</p>'
+                "</section>"
+            )
         peaks = [s.peak_allocated for s in run.cells.values()]
         low, span = min(peaks), (max(peaks) - min(peaks)) or 1
         head = "".join(f"<th>rank {rank}</th>" for rank in run.ranks)
@@ -165,7 +190,8 @@ class Page:
                     f'<td class="{" ".join(classes)}" data-id="{self.ids[(row, rank)]}" '
                     f'style="background:{_heat((s.peak_allocated - low) / span)}" tabindex="0">'
                     f'<span class="peak">{s.peak_allocated / GIB:.2f}</span>'
-                    f'<span class="sub">res {s.reserved_at_peak / GIB:.2f} &middot; frag {s.fragmentation / GIB:.2f}</span>'
+                    f'<span class="sub">res {s.reserved_at_peak / GIB:.2f} &middot; '
+                    f"frag {s.fragmentation / GIB:.2f}</span>"
                     f'{"".join(flags)}</td>'
                 )
             body.append(f"<tr><th>{escape(row)}</th>{''.join(cells)}</tr>")
@@ -175,10 +201,12 @@ class Page:
         )
         return (
             '<section id="steps"><h2>Peak memory per step and rank (GiB)</h2>'
-            "<p>Each cell: peak allocated (coloured from the run's lowest, pale, to its highest, red), reserved at that moment, and fragmentation (reserved &minus; "
-            "allocated). &#9650; the rank held more at the end of the step than at the end of the step before; "
-            "&#9670; its peak is 10 % or more above the median rank. Click a cell for its details.</p>"
-            f'{shown}<table id="steps-table"><thead><tr><th>step</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></section>'
+            "<p>Each cell: peak allocated (coloured from the run's lowest, pale, to its highest, red), reserved at "
+            "that moment, and fragmentation (reserved &minus; allocated). &#9650; the rank held more at the end of "
+            "the step than at the end of the step before; &#9670; its peak is 10 % or more above the median rank. "
+            "Click a cell for its details.</p>"
+            f'{shown}<table id="steps-table"><thead><tr><th>step</th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></section>'
         )
 
     def charts(self) -> str:
@@ -202,30 +230,38 @@ class Page:
         )
 
     def files(self) -> str:
+        run = self.run
         rows = "".join(
-            f"<tr><td>{escape(row)}</td><td>{rank}</td><td><code>{escape(relative(self.run, self.run.cells[(row, rank)].file.path))}</code></td></tr>"
+            f"<tr><td>{escape(row)}</td><td>{rank}</td>"
+            f"<td><code>{escape(relative(run, run.cells[(row, rank)].file.path))}</code></td></tr>"
             for (row, rank) in self.ids
         )
         extra = ""
-        if self.run.replaced:
+        if run.replaced:
             extra += "<p>Two files for one step and rank (a restarted run?); the newer is shown:</p><ul>" + "".join(
-                f"<li><code>{escape(relative(self.run, kept))}</code> over <code>{escape(relative(self.run, dropped))}</code></li>"
-                for kept, dropped in self.run.replaced
+                f"<li><code>{escape(relative(run, kept))}</code> over "
+                f"<code>{escape(relative(run, dropped))}</code></li>"
+                for kept, dropped in run.replaced
             ) + "</ul>"
-        if self.run.ignored:
-            extra += f"<p>{len(self.run.ignored)} other <code>.pickle</code> file(s) are not named as snapshots and were not read:</p><ul>" + "".join(
-                f"<li><code>{escape(relative(self.run, path))}</code></li>" for path in self.run.ignored[:50]
-            ) + "</ul>"
+        if run.ignored:
+            extra += (
+                f"<p>{len(run.ignored)} other <code>.pickle</code> file(s) are not named as snapshots and were not "
+                "read:</p><ul>"
+                + "".join(f"<li><code>{escape(relative(run, path))}</code></li>" for path in run.ignored[:50])
+                + "</ul>"
+            )
         return (
             '<section id="files"><h2>Files</h2><p>Any of them opens in PyTorch\'s memory_viz '
-            "(<code>python -m torch.cuda._memory_viz trace_plot FILE</code>, or the page at pytorch.org/memory_viz).</p>"
+            "(<code>python -m torch.cuda._memory_viz trace_plot FILE</code>, "
+            "or the page at pytorch.org/memory_viz).</p>"
             f"<details><summary>{len(self.ids)} snapshot files</summary><table><thead><tr><th>step</th><th>rank</th>"
-            f"<th>path under {escape(str(self.run.save_path))}</th></tr></thead><tbody>{rows}</tbody></table></details>{extra}</section>"
+            f"<th>path under {escape(str(run.save_path))}</th></tr></thead><tbody>{rows}</tbody></table></details>"
+            f"{extra}</section>"
         )
 
     # --- the snapshot panel's data ------------------------------------------------------------
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         snapshots = []
         for (row, rank), i in self.ids.items():
             s = self.run.cells[(row, rank)]
@@ -249,7 +285,7 @@ class Page:
             "start": self._start(),
         }
 
-    def _diff(self, previous, current) -> list:
+    def _diff(self, previous: Summary, current: Summary) -> list[list[int]]:
         held = dict(diff_by_stack(previous.at_end, current.at_end))
         peak = dict(diff_by_stack(previous.at_peak, current.at_peak))
         ordered = sorted(set(held) | set(peak), key=lambda stack: (-held.get(stack, 0), -peak.get(stack, 0)))
@@ -267,7 +303,7 @@ class Page:
         return self.ids[max(self.ids, key=lambda key: self.run.cells[key].peak_allocated)]
 
 
-def _shown_rows(run: Run, count: int) -> list:
+def _shown_rows(run: Run, count: int) -> list[str]:
     """About ``count`` rows: the first and the last, flagged ones (up to half), the rest evenly spaced."""
     flagged = [row for row in run.rows if any(grew(run, row, r) or imbalanced(run, row, r) for r in run.ranks)]
     keep = set(flagged[: count // 2]) | {run.rows[0], run.rows[-1]}
@@ -282,7 +318,7 @@ def _heat(share: float) -> str:
     return f"hsl({round(50 - 50 * share)}, 95%, {round(97 - 37 * share)}%)"
 
 
-def _stack_html(stack) -> str:
+def _stack_html(stack: Stack | None) -> str:
     if not stack:
         return ""
     rest = "".join(f"<li>{escape(frame)}</li>" for frame in stack[1:])
@@ -295,7 +331,7 @@ def _stack_html(stack) -> str:
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP, RIGHT = 920, 280, 64, 34, 14, 120
 
 
-def _axes(x_label: str, x_ticks, y_max: float) -> str:
+def _axes(x_label: str, x_ticks: list[tuple[float, str]], y_max: float) -> str:
     parts = [
         f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" class="axis"/>',
         f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" class="axis"/>',
@@ -308,7 +344,9 @@ def _axes(x_label: str, x_ticks, y_max: float) -> str:
         parts.append(f'<line x1="{LEFT - 4}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" class="grid"/>')
         parts.append(f'<text x="{LEFT - 8}" y="{y + 4:.1f}" class="tick" text-anchor="end">{value / GIB:.1f}</text>')
     for x, text in x_ticks:
-        parts.append(f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" class="tick" text-anchor="middle">{escape(text)}</text>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" class="tick" text-anchor="middle">{escape(text)}</text>'
+        )
     return "".join(parts)
 
 
@@ -316,16 +354,17 @@ def _y(value: float, y_max: float) -> float:
     return HEIGHT - BOTTOM - (HEIGHT - BOTTOM - TOP) * (value / y_max if y_max else 0)
 
 
-def _legend(ranks) -> str:
+def _legend(ranks: Sequence[int]) -> str:
     return "".join(
-        f'<g class="legend"><rect x="{WIDTH - RIGHT + 14}" y="{TOP + 16 * i}" width="10" height="10" fill="{COLOURS[i % len(COLOURS)]}"/>'
+        f'<g class="legend"><rect x="{WIDTH - RIGHT + 14}" y="{TOP + 16 * i}" width="10" height="10" '
+        f'fill="{COLOURS[i % len(COLOURS)]}"/>'
         f'<text x="{WIDTH - RIGHT + 30}" y="{TOP + 16 * i + 9}" class="tick">rank {rank}</text></g>'
         for i, rank in enumerate(ranks)
     )
 
 
 def _timeline(run: Run, points: int) -> str:
-    series = {}
+    series: dict[int, list[list[Point]]] = {}
     for rank in run.ranks:
         pieces = [run.cells[(row, rank)].timeline for row in run.rows if (row, rank) in run.cells]
         pieces += [s.timeline for s in run.ooms if s.file.rank == rank]
@@ -340,7 +379,7 @@ def _timeline(run: Run, points: int) -> str:
     y_max = max(p[1] for p in every) * 1.08 or 1
     span = (t1 - t0) or 1
 
-    def x(t):
+    def x(t: float) -> float:
         return LEFT + (WIDTH - LEFT - RIGHT) * (t - t0) / span
 
     paths = []
@@ -350,7 +389,8 @@ def _timeline(run: Run, points: int) -> str:
         )
         if d:
             paths.append(
-                f'<path class="series" data-rank="{rank}" d="{d}" stroke="{COLOURS[i % len(COLOURS)]}"><title>rank {rank}</title></path>'
+                f'<path class="series" data-rank="{rank}" d="{d}" stroke="{COLOURS[i % len(COLOURS)]}">'
+                f"<title>rank {rank}</title></path>"
             )
     marks = []
     for s in run.ooms:
@@ -359,29 +399,32 @@ def _timeline(run: Run, points: int) -> str:
                 ox = x(oom["time_us"])
                 marks.append(
                     f'<line class="oom-mark" x1="{ox:.1f}" y1="{TOP}" x2="{ox:.1f}" y2="{HEIGHT - BOTTOM}"/>'
-                    f'<text class="oom-label" x="{ox - 4:.1f}" y="{TOP + 10}" text-anchor="end">OOM rank {s.file.rank}</text>'
+                    f'<text class="oom-label" x="{ox - 4:.1f}" y="{TOP + 10}" text-anchor="end">'
+                    f"OOM rank {s.file.rank}</text>"
                 )
     ticks = [(x(t0 + span * i / 4), f"{span * i / 4 / 1e6:.0f} s") for i in range(5)]
     return (
-        f'<svg id="timeline" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="allocated memory over time">'
-        f'{_axes("time since the first recorded allocation", ticks, y_max)}{"".join(paths)}{"".join(marks)}{_legend(run.ranks)}</svg>'
+        f'<svg id="timeline" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        'aria-label="allocated memory over time">'
+        f'{_axes("time since the first recorded allocation", ticks, y_max)}{"".join(paths)}{"".join(marks)}'
+        f"{_legend(run.ranks)}</svg>"
     )
 
 
-def _thin(points: list, stride: int) -> list:
+def _thin(points: list[Point], stride: int) -> list[Point]:
     """Every ``stride``-th point, keeping the highest of each stretch."""
     if stride <= 1:
         return points
     return [max(points[i : i + stride], key=lambda p: p[1]) for i in range(0, len(points), stride)]
 
 
-def _peaks(run: Run, rows: list) -> str:
+def _peaks(run: Run, rows: list[str]) -> str:
     if not rows:
         return ""
     y_max = max(s.peak_allocated for s in run.cells.values()) * 1.08 or 1
     step = (WIDTH - LEFT - RIGHT) / max(len(rows) - 1, 1)
 
-    def x(i):
+    def x(i: int) -> float:
         return LEFT + step * i if len(rows) > 1 else (LEFT + WIDTH - RIGHT) / 2
 
     lines = []
@@ -403,95 +446,3 @@ def _peaks(run: Run, rows: list) -> str:
         f'<svg id="peaks" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="peak allocated per step">'
         f'{_axes("step", ticks, y_max)}{"".join(lines)}{_legend(run.ranks)}</svg>'
     )
-
-
-CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1180px;padding:0 20px 40px;color:#1d1d1f}
-h1{font-size:22px;margin:18px 0 2px}h2{font-size:17px;margin:26px 0 8px;border-bottom:1px solid #ddd;padding-bottom:3px}
-h3{font-size:15px;margin:6px 0}.meta,.note{color:#666}code{font:12px/1.3 ui-monospace,Menlo,Consolas,monospace}
-section.warn{background:#fff4e5;border:1px solid #f0a030;padding:4px 14px;border-radius:6px}
-#oom .oom-card{border:2px solid #c62828;background:#fff5f5;border-radius:6px;padding:6px 14px;margin:8px 0}
-dl{display:grid;grid-template-columns:90px 1fr;gap:2px 10px;margin:6px 0}dt{color:#666}dd{margin:0}
-table{border-collapse:collapse}th,td{padding:3px 8px;text-align:left;vertical-align:top}
-.blocks td,.blocks th,#detail td,#detail th,#files td{border-bottom:1px solid #eee}.num{text-align:right;white-space:nowrap}
-#steps-table td.cell{border:1px solid #fff;cursor:pointer;min-width:92px;text-align:right}
-#steps-table td.cell.selected{outline:3px solid #1565c0}
-#steps-table .peak{display:block;font-weight:600;font-size:15px}#steps-table .sub{display:block;font-size:11px;color:#444}
-.flag{display:block;font-size:11px;font-weight:600}.flag.grow{color:#b71c1c}.flag.imbalance{color:#6a1b9a}
-.finding.leak b{color:#b71c1c}.finding.imbalance b{color:#6a1b9a}
-svg.chart{width:100%;height:auto;max-width:920px;display:block}svg .axis{stroke:#888}svg .grid{stroke:#eee}
-svg .series path,svg path.series{fill:none;stroke-width:1.6;stroke-opacity:.85}svg .tick,svg .label{font-size:11px;fill:#555}
-svg .oom-mark{stroke:#c62828;stroke-dasharray:4 3;stroke-width:1.5}svg .oom-label{font-size:11px;fill:#c62828;font-weight:600}
-details.stack summary{cursor:pointer}details.stack ol{margin:2px 0 4px 18px;padding:0;font:12px ui-monospace,Menlo,monospace;color:#444}
-.grow-pos{color:#b71c1c}.grow-neg{color:#2e7d32}
-"""
-
-SCRIPT = r"""
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("data").textContent);
-  var body = document.getElementById("detail-body");
-  var pick = document.getElementById("pick");
-  if (!pick) { document.body.setAttribute("data-ready", "1"); return; }
-  function fmt(n) {
-    var sign = n < 0 ? "-" : "", a = Math.abs(n), units = [["GiB", 1073741824], ["MiB", 1048576], ["KiB", 1024]];
-    for (var i = 0; i < units.length; i++) if (a >= units[i][1]) return sign + (a / units[i][1]).toFixed(2) + " " + units[i][0];
-    return sign + a + " B";
-  }
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    (children || []).forEach(function (c) { node.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return node;
-  }
-  function stack(id) {
-    var frames = data.stacks[id] || [];
-    var summary = el("summary", {}, [el("code", {}, [frames[0] || ""])]);
-    var list = el("ol", {}, frames.slice(1).map(function (f) { return el("li", {}, [f]); }));
-    return el("details", {"class": "stack"}, [summary, list]);
-  }
-  function show(index) {
-    var s = data.snapshots[index];
-    if (!s) return;
-    pick.value = String(index);
-    document.querySelectorAll("#steps-table td.selected").forEach(function (td) { td.classList.remove("selected"); });
-    var cell = document.querySelector('#steps-table td[data-id="' + index + '"]');
-    if (cell) cell.classList.add("selected");
-    body.textContent = "";
-    body.appendChild(el("h3", {"id": "detail-title"}, [s.label + ", rank " + s.rank]));
-    body.appendChild(el("p", {}, ["peak allocated " + fmt(s.peak) + ", reserved then " + fmt(s.reserved) +
-      ", fragmentation " + fmt(s.frag) + "; held at the end " + fmt(s.end) + " (" + s.events + " trace entries). File: ",
-      el("code", {}, [s.path])]));
-    body.appendChild(el("h3", {}, ["Top allocations at the peak, by stack"]));
-    var top = el("table", {"id": "top-table"}, [el("thead", {}, [el("tr", {}, [el("th", {}, ["bytes"]), el("th", {}, ["count"]), el("th", {}, ["allocated from"])])])]);
-    var tbody = el("tbody");
-    s.top.forEach(function (t) {
-      tbody.appendChild(el("tr", {}, [el("td", {"class": "num"}, [fmt(t[1])]), el("td", {"class": "num"}, [String(t[2])]), el("td", {}, [stack(t[0])])]));
-    });
-    top.appendChild(tbody);
-    body.appendChild(top);
-    if (s.prev === null) {
-      body.appendChild(el("p", {"class": "note", "id": "diff-none"}, ["No previous step for this rank to compare with."]));
-      return;
-    }
-    body.appendChild(el("h3", {}, ["What changed since " + s.prev + ", by stack"]));
-    var diff = el("table", {"id": "diff-table"}, [el("thead", {}, [el("tr", {}, [el("th", {}, ["held at step end"]), el("th", {}, ["at the peak"]), el("th", {}, ["allocated from"])])])]);
-    var dbody = el("tbody");
-    s.diff.forEach(function (d) {
-      dbody.appendChild(el("tr", {}, [
-        el("td", {"class": "num " + (d[1] > 0 ? "grow-pos" : "grow-neg")}, [(d[1] > 0 ? "+" : "") + fmt(d[1])]),
-        el("td", {"class": "num"}, [(d[2] > 0 ? "+" : "") + fmt(d[2])]),
-        el("td", {}, [stack(d[0])])]));
-    });
-    diff.appendChild(dbody);
-    body.appendChild(diff);
-  }
-  document.querySelectorAll("#steps-table td.cell").forEach(function (td) {
-    td.addEventListener("click", function () { show(Number(td.getAttribute("data-id"))); });
-    td.addEventListener("keydown", function (e) { if (e.key === "Enter") show(Number(td.getAttribute("data-id"))); });
-  });
-  pick.addEventListener("change", function () { show(Number(pick.value)); });
-  if (data.start !== null) show(data.start);
-  document.body.setAttribute("data-ready", "1");
-})();
-"""

@@ -1,7 +1,8 @@
 """A run's snapshots as one table (steps × ranks) and what stands out in it.
 
-Reading holds one snapshot at a time: each is summarised (``summary.py``) and dropped before the
-next is opened, so memory grows with the number of snapshots, not their size.
+Reading holds one snapshot at a time per process: each is summarised (``summary.py``) and dropped
+before the next is opened, so memory grows with the number of snapshots, not their size; with
+``jobs`` > 1 the snapshots are read in that many processes at once (``parallel.py``).
 
 What is flagged, and why:
 
@@ -22,8 +23,8 @@ from collections import Counter
 from pathlib import Path
 
 from .. import snapshot_files
-from .read import SnapshotError, load
-from .summary import Summary, summarise
+from .parallel import Progress, read_all
+from .summary import Stack, Summary
 
 GROWTH_MIN_BYTES = 1 << 20
 GROWTH_MIN_RATIO = 0.005
@@ -34,13 +35,13 @@ IMBALANCE_RATIO = 1.10
 @dataclasses.dataclass
 class Run:
     save_path: Path
-    rows: list  # row labels, in step order
-    ranks: list
-    cells: dict  # (row, rank) -> Summary
-    ooms: list  # Summary of each OOM snapshot, oldest first
-    bad: list  # (path, reason) of each file that could not be read
-    ignored: list  # .pickle files that no naming rule matches
-    replaced: list  # (kept, dropped): two files for one step and rank (a restarted run); the newer kept
+    rows: list[str]  # row labels, in step order
+    ranks: list[int]
+    cells: dict[tuple[str, int], Summary]  # (row, rank) -> Summary
+    ooms: list[Summary]  # each OOM snapshot's, oldest first
+    bad: list[tuple[Path, str]]  # (path, reason) of each file that could not be read
+    ignored: list[Path]  # .pickle files that no naming rule matches
+    replaced: list[tuple[Path, Path]]  # (kept, dropped): one step and rank written twice (a restart): newer kept
 
     @property
     def complete(self) -> bool:
@@ -50,7 +51,7 @@ class Run:
     def snapshot_count(self) -> int:
         return len(self.cells) + len(self.ooms)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._row_before = dict(zip(self.rows[1:], self.rows))
 
     def row_before(self, row: str) -> str | None:
@@ -62,27 +63,24 @@ class Run:
         return None if before is None else self.cells.get((before, rank))
 
 
-def _row_key(file: snapshot_files.SnapshotFile):
+def _row_key(file: snapshot_files.SnapshotFile) -> tuple[int, int, int, str]:
     if file.step is not None:
         return (0, file.step, file.first_step or file.step, "")
     return (1, 0, 0, file.label)
 
 
-def collect(save_path: Path, progress=None) -> Run:
-    """Read and summarise every snapshot under ``save_path``. ``progress(done, total, path)`` is
-    called before each file."""
+def collect(save_path: Path, progress: Progress | None = None, jobs: int = 1) -> Run:
+    """Read and summarise every snapshot under ``save_path``, in ``jobs`` processes (1: in this
+    one). ``progress(done, total, path)`` is called as the files are read, and once at the end."""
     files, ignored = snapshot_files.find(save_path)
-    cells, ooms, bad, replaced, rows = {}, [], [], [], {}
-    for done, file in enumerate(files):
-        if progress is not None:
-            progress(done, len(files), file.path)
-        try:
-            summary = summarise(load(file.path), file)
-        except SnapshotError as exc:
-            bad.append((file.path, str(exc)))
-            continue
-        except (RecursionError, MemoryError) as exc:
-            bad.append((file.path, f"not a memory snapshot ({type(exc).__name__})"))
+    cells: dict[tuple[str, int], Summary] = {}
+    ooms: list[Summary] = []
+    bad: list[tuple[Path, str]] = []
+    replaced: list[tuple[Path, Path]] = []
+    rows: dict[str, tuple[int, int, int, str]] = {}
+    for file, summary in zip(files, read_all(files, jobs, progress)):
+        if isinstance(summary, str):
+            bad.append((file.path, summary))
             continue
         if file.layout == "oom":
             ooms.append(summary)
@@ -142,14 +140,14 @@ def imbalanced(run: Run, row: str, rank: int) -> bool:
 @dataclasses.dataclass(frozen=True)
 class Finding:
     kind: str  # leak, imbalance
-    ranks: tuple
+    ranks: tuple[int, ...]
     text: str
-    stack: tuple | None = None  # what grew most, for a leak
+    stack: Stack | None = None  # what grew most, for a leak
 
 
-def findings(run: Run) -> list:
+def findings(run: Run) -> list[Finding]:
     found = []
-    leaking = {}
+    leaking: dict[int, list[str]] = {}
     for rank in run.ranks:
         rows = [row for row in run.rows if (row, rank) in run.cells and run.previous(row, rank) is not None]
         if len(rows) >= 2 and sum(grew(run, row, rank) for row in rows) >= LEAK_SHARE * len(rows):
@@ -159,7 +157,7 @@ def findings(run: Run) -> list:
             (run.cells[(rows[-1], rank)].end_allocated - run.previous(rows[0], rank).end_allocated) / len(rows)
             for rank, rows in leaking.items()
         ]
-        grown = Counter()
+        grown: Counter[Stack] = Counter()
         for rank, rows in leaking.items():
             for stack, delta in diff_by_stack(run.previous(rows[0], rank).at_end, run.cells[(rows[-1], rank)].at_end):
                 grown[stack] += delta
@@ -185,14 +183,14 @@ def findings(run: Run) -> list:
     return found
 
 
-def _ranks(ranks) -> str:
+def _ranks(ranks: tuple[int, ...]) -> str:
     return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(map(str, ranks))
 
 
 # --- diff -------------------------------------------------------------------------------------
 
 
-def diff_by_stack(before: list, after: list) -> list:
+def diff_by_stack(before: list[tuple[Stack, int, int]], after: list[tuple[Stack, int, int]]) -> list[tuple[Stack, int]]:
     """``[(stack, bytes after - bytes before)]`` for the stacks in either, largest growth first.
     A stack outside a snapshot's kept totals counts as absent there."""
     totals = Counter({stack: size for stack, size, _ in after})

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any, NoReturn
 
 from ..snapshot_files import SnapshotFile
 from .read import SnapshotError
@@ -24,7 +26,8 @@ TIMELINE_BUCKETS = 120  # each keeps its lowest and highest point: the peaks sur
 STACKS_KEPT = 100  # by-stack totals kept per snapshot, for the top allocations and the step diff
 BLOCKS_KEPT = 10  # the largest live blocks, for the OOM section
 FRAMES_KEPT = 10
-NO_STACK = ("(no stack recorded)",)
+Stack = tuple[str, ...]  # "file:line function" frames, innermost first
+NO_STACK: Stack = ("(no stack recorded)",)
 LIVE_STATES = ("active_allocated", "active_pending_free")
 ALLOCATED_DELTA = {"alloc": 1, "free_completed": -1}
 RESERVED_DELTA = {"segment_alloc": 1, "segment_map": 1, "segment_free": -1, "segment_unmap": -1}
@@ -41,11 +44,11 @@ class Summary:
     reserved_at_peak: int
     peak_reserved: int
     peak_time_us: int | None
-    timeline: list  # [(time_us, allocated, reserved)], downsampled, time-ordered
-    at_peak: list  # [(stack, bytes, count)] largest first: live at the allocated peak
-    at_end: list  # [(stack, bytes, count)] largest first: live at the dump
-    largest_blocks: list  # [(bytes, stack)] largest live blocks at the dump
-    ooms: list  # [{"requested", "device_free", "time_us", "stack"}]
+    timeline: list[tuple[int, int, int]]  # [(time_us, allocated, reserved)], downsampled, time-ordered
+    at_peak: list[tuple[Stack, int, int]]  # [(stack, bytes, count)] largest first: live at the allocated peak
+    at_end: list[tuple[Stack, int, int]]  # [(stack, bytes, count)] largest first: live at the dump
+    largest_blocks: list[tuple[int, Stack]]  # [(bytes, stack)] largest live blocks at the dump
+    ooms: list[dict[str, Any]]  # [{"requested", "device_free", "time_us", "stack"}]
 
     @property
     def fragmentation(self) -> int:
@@ -53,11 +56,11 @@ class Summary:
         return max(self.reserved_at_peak - self.peak_allocated, 0)
 
 
-def _fail(where: str, what: str):
+def _fail(where: str, what: str) -> NoReturn:
     raise SnapshotError(f"not a memory snapshot: {where} {what}")
 
 
-def _get(entry, key: str, kind, where: str, default=dataclasses.MISSING):
+def _get(entry: object, key: str, kind: type, where: str, default: object = dataclasses.MISSING) -> Any:
     if not isinstance(entry, dict):
         _fail(where, f"is a {type(entry).__name__}, not a dict")
     value = entry.get(key, default)
@@ -72,10 +75,10 @@ class _Stacks:
     """Frames lists to stack keys, cached by the identity of their frame dicts (torch shares one
     dict per distinct frame across the snapshot)."""
 
-    def __init__(self):
-        self._cache = {}
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, ...], Stack] = {}
 
-    def key(self, frames) -> tuple:
+    def key(self, frames: object) -> Stack:
         if not isinstance(frames, list) or not frames:
             return NO_STACK
         ident = tuple(map(id, frames))
@@ -85,7 +88,7 @@ class _Stacks:
         return found
 
     @staticmethod
-    def _format(frames) -> tuple:
+    def _format(frames: list[Any]) -> Stack:
         python, other = [], []
         for frame in frames:
             if not isinstance(frame, dict):
@@ -96,7 +99,7 @@ class _Stacks:
         return tuple((python or other)[:FRAMES_KEPT]) or NO_STACK
 
 
-def _block_frames(block):
+def _block_frames(block: dict[str, Any]) -> object:
     """A block's allocation stack: ``frames`` (torch >= 2.1) or its first ``history`` entry (older)."""
     if "frames" in block:
         return block["frames"]
@@ -106,16 +109,17 @@ def _block_frames(block):
     return None
 
 
-def _group(items, limit: int) -> list:
+def _group(items: Iterable[tuple[int, Stack]], limit: int) -> list[tuple[Stack, int, int]]:
     """``(bytes, stack)`` pairs to ``[(stack, total, count)]``, largest ``limit`` first."""
-    totals, counts = Counter(), Counter()
+    totals: Counter[Stack] = Counter()
+    counts: Counter[Stack] = Counter()
     for size, stack in items:
         totals[stack] += size
         counts[stack] += 1
     return [(stack, total, counts[stack]) for stack, total in totals.most_common(limit)]
 
 
-def _device_trace(data: dict):
+def _device_trace(data: dict[str, Any]) -> tuple[int | None, list[Any]]:
     """The device this process used (the one with the most trace entries) and its trace."""
     traces = data.get("device_traces", [])
     if not isinstance(traces, list):
@@ -126,14 +130,14 @@ def _device_trace(data: dict):
     return best, traces[best]
 
 
-def summarise(data: dict, file: SnapshotFile) -> Summary:
+def summarise(data: dict[str, Any], file: SnapshotFile) -> Summary:
     stacks = _Stacks()
     device, trace = _device_trace(data)
     if not trace:  # no history: the device is the one the segments are on
         devices = Counter(s.get("device") for s in data["segments"] if isinstance(s, dict))
         device = devices.most_common(1)[0][0] if devices else None
 
-    live = {}  # address -> (requested bytes, stack) at the dump
+    live: dict[int, tuple[int, Stack]] = {}  # address -> (requested bytes, stack) at the dump
     end_reserved = 0
     for i, segment in enumerate(data["segments"]):
         where = f"segments[{i}]"
@@ -148,7 +152,8 @@ def summarise(data: dict, file: SnapshotFile) -> Summary:
             address = block_address + size if isinstance(block_address, int) else address
             if state in LIVE_STATES:
                 requested = block.get("requested_size", size)
-                live[block_address] = (requested if isinstance(requested, int) else size, stacks.key(_block_frames(block)))
+                requested = requested if isinstance(requested, int) else size
+                live[block_address] = (requested, stacks.key(_block_frames(block)))
     end_allocated = sum(size for size, _ in live.values())
 
     # Walk the trace once: totals before it began, then the curve, the peak and its index.
@@ -210,7 +215,9 @@ def summarise(data: dict, file: SnapshotFile) -> Summary:
     )
 
 
-def _live_at(trace: list, index: int, live_at_end: dict, stacks: _Stacks):
+def _live_at(
+    trace: list[Any], index: int, live_at_end: dict[int, tuple[int, Stack]], stacks: _Stacks
+) -> list[tuple[int, Stack]]:
     """``(bytes, stack)`` of every allocation live just after ``trace[index]`` (-1: before the
     trace): those made in the trace up to it and not yet freed, those from before the trace still
     live at the dump, and those from before the trace freed after it (their stack is the free's)."""

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 
 from .run import Run, findings, format_bytes, grew, imbalanced
+from .summary import Stack, Summary
 
 GIB = 1 << 30
 
 
-def oom_time(summary) -> str:
+def oom_time(summary: Summary) -> str:
     """When the OOM happened: the trace's ``oom`` entry, else the folder's timestamp."""
     times = [oom["time_us"] for oom in summary.ooms if oom["time_us"] is not None]
     if times:
@@ -17,7 +20,7 @@ def oom_time(summary) -> str:
     return summary.file.time.isoformat(sep=" ", timespec="milliseconds") if summary.file.time else "unknown"
 
 
-def oom_request(summary) -> str:
+def oom_request(summary: Summary) -> str:
     if not summary.ooms:
         return "no oom entry in the trace"
     oom = summary.ooms[-1]
@@ -25,15 +28,15 @@ def oom_request(summary) -> str:
     return f"asked for {format_bytes(oom['requested'])}{free}"
 
 
-def same_blocks(blocks) -> list:
+def same_blocks(blocks: Iterable[tuple[int, Stack]]) -> list[tuple[tuple[int, Stack], int]]:
     """``[((bytes, stack), count)]``: equal blocks from one stack counted once, largest first."""
-    counts = {}
+    counts: dict[tuple[int, Stack], int] = {}
     for block in blocks:
         counts[block] = counts.get(block, 0) + 1
     return list(counts.items())
 
 
-def relative(run: Run, path) -> str:
+def relative(run: Run, path: Path) -> str:
     try:
         return str(path.relative_to(run.save_path))
     except ValueError:
@@ -56,7 +59,8 @@ def render(run: Run) -> str:
                 f"{oom_request(summary)}"
             )
             lines.append(
-                f"    live: {format_bytes(summary.end_allocated)} allocated, {format_bytes(summary.end_reserved)} reserved"
+                f"    live: {format_bytes(summary.end_allocated)} allocated, "
+                f"{format_bytes(summary.end_reserved)} reserved"
             )
             lines.append("    largest live blocks:")
             for (size, stack), count in same_blocks(summary.largest_blocks):
@@ -76,7 +80,7 @@ def render(run: Run) -> str:
     return "\n".join(lines) + "\n"
 
 
-def table(run: Run) -> list:
+def table(run: Run) -> list[str]:
     cells = {}
     for (row, rank), s in run.cells.items():
         mark = ("+" if grew(run, row, rank) else " ") + ("!" if imbalanced(run, row, rank) else " ")

@@ -36,7 +36,7 @@ from typing import Any
 from _envs import REPO, load_average, run_python
 
 sys.path.insert(0, str(REPO / "tests/support"))
-from synthetic_snapshots import write_run  # noqa: E402
+from synthetic_snapshots import write_run
 
 RANKS, STEPS = 4, 10
 TIMEOUT_S = 1800  # one core reading 40 snapshots on a loaded machine
@@ -182,8 +182,16 @@ def main() -> int:
     )
     header = " ".join(
         f"{name:>{width}}"
-        for name, width in (("jobs", 5), ("snapshots", 9), ("seconds", 8), ("snap/s", 7), ("CPU s", 6),
-                            ("tree MiB", 9), ("main MiB", 9), ("worker MiB", 10))
+        for name, width in (
+            ("jobs", 5),
+            ("snapshots", 9),
+            ("seconds", 8),
+            ("snap/s", 7),
+            ("CPU s", 6),
+            ("tree MiB", 9),
+            ("main MiB", 9),
+            ("worker MiB", 10),
+        )
     )
     row = (
         "{jobs:>5} {snapshots:>9} {seconds:>8.1f} {snapshots_per_s:>7.3f} {cpu_s:>6.1f} {tree_rss_mib:>9.0f} "

@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))  # uv, as the suite and the benchmarks run it
 import venvs  # noqa: E402
+
 FILES = ("README.md", "docs/doctor.md")
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- end -->)", re.S)
 DEMO_TMP = re.compile(r"[\w./-]*/verl-compat-demo-[\w-]+")  # a path, not the `key=` before it
@@ -173,9 +174,7 @@ def replace_blocks(text: str, new: dict) -> str:
 def release_python(release: str) -> str:
     """The release's test environment, built or refreshed (verl-compat from this checkout) by
     scripts/_envs.sh, as scripts/test.sh does."""
-    subprocess.run(
-        ["bash", "-c", f'source scripts/_envs.sh && ensure_env "$0"', release], cwd=ROOT, check=True
-    )
+    subprocess.run(["bash", "-c", 'source scripts/_envs.sh && ensure_env "$0"', release], cwd=ROOT, check=True)
     return str(ROOT / ".venvs" / f"verl-{release}" / "bin" / "python")
 
 

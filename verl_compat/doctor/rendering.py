@@ -45,8 +45,7 @@ def render(report: dict[str, Any]) -> str:
     if autoload["pth"]:
         pth = f"{autoload['pth']}, active in this interpreter: {_yes(autoload['pth_active'])}"
     eps = [
-        f"{ep['name']} = {ep['value']}, loaded by this verl: {_yes(ep['usable'])}"
-        for ep in autoload["entry_points"]
+        f"{ep['name']} = {ep['value']}, loaded by this verl: {_yes(ep['usable'])}" for ep in autoload["entry_points"]
     ]
     loader = " (this verl loads no plugins)" if versions["verl"] and not autoload["verl_loads_plugins"] else ""
     lines += _section(

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import snapshot_files
-from . import html, parallel, run as run_model, text
+from . import html, parallel, text
+from . import run as run_model
 
 OK, INCOMPLETE, NOTHING = 0, 1, 2
 DEFAULT_OUTPUT = "memory_view.html"
@@ -146,4 +147,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"verl-compat view: {len(result.bad)} file(s) left out (named above)", file=sys.stderr)
         return INCOMPLETE
     return OK
-

@@ -100,7 +100,7 @@ class Page:
         ]
         data = json.dumps(self.data(), separators=(",", ":")).replace("</", "<\\/")
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>\n{asset('page.css')}</style></head><body>\n"
             + "\n".join(part for part in body if part)
@@ -138,7 +138,7 @@ class Page:
                 f'<dt>live</dt><dd class="oom-live">{format_bytes(s.end_allocated)} allocated, '
                 f"{format_bytes(s.end_reserved)} reserved</dd>"
                 f"<dt>file</dt><dd><code>{escape(relative(self.run, s.file.path))}</code></dd></dl>"
-                f"<table class=\"blocks\"><thead><tr><th>largest live blocks</th><th>allocated from</th></tr></thead>"
+                f'<table class="blocks"><thead><tr><th>largest live blocks</th><th>allocated from</th></tr></thead>'
                 f"<tbody>{blocks}</tbody></table></div>"
             )
         return f'<section id="oom"><h2>Out of memory ({len(self.run.ooms)})</h2>{"".join(cards)}</section>'
@@ -163,8 +163,7 @@ class Page:
         run = self.run
         if not run.cells:
             return (
-                '<section id="steps"><h2>Steps</h2><p class="note">No step snapshots: only the OOM above.</p>'
-                "</section>"
+                '<section id="steps"><h2>Steps</h2><p class="note">No step snapshots: only the OOM above.</p></section>'
             )
         peaks = [s.peak_allocated for s in run.cells.values()]
         low, span = min(peaks), (max(peaks) - min(peaks)) or 1
@@ -179,12 +178,16 @@ class Page:
                     continue
                 flags, classes = [], ["cell"]
                 if grew(run, row, rank):
-                    flags.append(f'<span class="flag grow" title="held at step end vs the step before">'
-                                 f"&#9650; +{format_bytes(growth(run, row, rank))}</span>")
+                    flags.append(
+                        f'<span class="flag grow" title="held at step end vs the step before">'
+                        f"&#9650; +{format_bytes(growth(run, row, rank))}</span>"
+                    )
                     classes.append("grew")
                 if imbalanced(run, row, rank):
-                    flags.append(f'<span class="flag imbalance" title="peak over the median rank">'
-                                 f"&#9670; {imbalance(run, row, rank):.2f}&times;</span>")
+                    flags.append(
+                        f'<span class="flag imbalance" title="peak over the median rank">'
+                        f"&#9670; {imbalance(run, row, rank):.2f}&times;</span>"
+                    )
                     classes.append("imbalanced")
                 cells.append(
                     f'<td class="{" ".join(classes)}" data-id="{self.ids[(row, rank)]}" '
@@ -192,12 +195,16 @@ class Page:
                     f'<span class="peak">{s.peak_allocated / GIB:.2f}</span>'
                     f'<span class="sub">res {s.reserved_at_peak / GIB:.2f} &middot; '
                     f"frag {s.fragmentation / GIB:.2f}</span>"
-                    f'{"".join(flags)}</td>'
+                    f"{''.join(flags)}</td>"
                 )
             body.append(f"<tr><th>{escape(row)}</th>{''.join(cells)}</tr>")
-        shown = "" if len(self.rows) == len(run.rows) else (
-            f'<p class="note">{len(self.rows)} of {len(run.rows)} steps shown (every flagged step, the rest evenly '
-            "spaced), to keep this page under 10 MB; <code>verl-compat view --text</code> lists every step.</p>"
+        shown = (
+            ""
+            if len(self.rows) == len(run.rows)
+            else (
+                f'<p class="note">{len(self.rows)} of {len(run.rows)} steps shown (every flagged step, the rest evenly '
+                "spaced), to keep this page under 10 MB; <code>verl-compat view --text</code> lists every step.</p>"
+            )
         )
         return (
             '<section id="steps"><h2>Peak memory per step and rank (GiB)</h2>'
@@ -206,7 +213,7 @@ class Page:
             "the step than at the end of the step before; &#9670; its peak is 10 % or more above the median rank. "
             "Click a cell for its details.</p>"
             f'{shown}<table id="steps-table"><thead><tr><th>step</th>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></section>'
+            f"<tbody>{''.join(body)}</tbody></table></section>"
         )
 
     def charts(self) -> str:
@@ -238,11 +245,15 @@ class Page:
         )
         extra = ""
         if run.replaced:
-            extra += "<p>Two files for one step and rank (a restarted run?); the newer is shown:</p><ul>" + "".join(
-                f"<li><code>{escape(relative(run, kept))}</code> over "
-                f"<code>{escape(relative(run, dropped))}</code></li>"
-                for kept, dropped in run.replaced
-            ) + "</ul>"
+            extra += (
+                "<p>Two files for one step and rank (a restarted run?); the newer is shown:</p><ul>"
+                + "".join(
+                    f"<li><code>{escape(relative(run, kept))}</code> over "
+                    f"<code>{escape(relative(run, dropped))}</code></li>"
+                    for kept, dropped in run.replaced
+                )
+                + "</ul>"
+            )
         if run.ignored:
             extra += (
                 f"<p>{len(run.ignored)} other <code>.pickle</code> file(s) are not named as snapshots and were not "
@@ -266,19 +277,21 @@ class Page:
         for (row, rank), i in self.ids.items():
             s = self.run.cells[(row, rank)]
             previous = self.run.previous(row, rank)
-            snapshots.append({
-                "label": row,
-                "rank": rank,
-                "path": relative(self.run, s.file.path),
-                "peak": s.peak_allocated,
-                "reserved": s.reserved_at_peak,
-                "frag": s.fragmentation,
-                "end": s.end_allocated,
-                "events": s.events,
-                "top": [[self.stack(stack), size, count] for stack, size, count in s.at_peak[: self.level.top]],
-                "prev": None if previous is None else self.run.row_before(row),
-                "diff": [] if previous is None else self._diff(previous, s),
-            })
+            snapshots.append(
+                {
+                    "label": row,
+                    "rank": rank,
+                    "path": relative(self.run, s.file.path),
+                    "peak": s.peak_allocated,
+                    "reserved": s.reserved_at_peak,
+                    "frag": s.fragmentation,
+                    "end": s.end_allocated,
+                    "events": s.events,
+                    "top": [[self.stack(stack), size, count] for stack, size, count in s.at_peak[: self.level.top]],
+                    "prev": None if previous is None else self.run.row_before(row),
+                    "diff": [] if previous is None else self._diff(previous, s),
+                }
+            )
         return {
             "snapshots": snapshots,
             "stacks": [list(stack) for stack in self.stacks],
@@ -323,7 +336,7 @@ def _stack_html(stack: Stack | None) -> str:
         return ""
     rest = "".join(f"<li>{escape(frame)}</li>" for frame in stack[1:])
     first = f"<code>{escape(stack[0])}</code>"
-    return f"<details class=\"stack\"><summary>{first}</summary><ol>{rest}</ol></details>" if rest else first
+    return f'<details class="stack"><summary>{first}</summary><ol>{rest}</ol></details>' if rest else first
 
 
 # --- charts (SVG) -----------------------------------------------------------------------------
@@ -406,7 +419,7 @@ def _timeline(run: Run, points: int) -> str:
     return (
         f'<svg id="timeline" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         'aria-label="allocated memory over time">'
-        f'{_axes("time since the first recorded allocation", ticks, y_max)}{"".join(paths)}{"".join(marks)}'
+        f"{_axes('time since the first recorded allocation', ticks, y_max)}{''.join(paths)}{''.join(marks)}"
         f"{_legend(run.ranks)}</svg>"
     )
 
@@ -444,5 +457,5 @@ def _peaks(run: Run, rows: list[str]) -> str:
     ticks = [(x(i), row.replace("step ", "")) for i, row in enumerate(rows) if i % every == 0]
     return (
         f'<svg id="peaks" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="peak allocated per step">'
-        f'{_axes("step", ticks, y_max)}{"".join(lines)}{_legend(run.ranks)}</svg>'
+        f"{_axes('step', ticks, y_max)}{''.join(lines)}{_legend(run.ranks)}</svg>"
     )

@@ -164,22 +164,26 @@ def findings(run: Run) -> list[Finding]:
         stack = grown.most_common(1)[0][0] if grown and grown.most_common(1)[0][1] > 0 else None
         ranks = tuple(leaking)
         first, last = next(iter(leaking.values()))[0], next(iter(leaking.values()))[-1]
-        found.append(Finding(
-            "leak",
-            ranks,
-            f"memory held after each step grows on {_ranks(ranks)}: {format_bytes(statistics.median(per_step))} "
-            f"per step ({run.row_before(first)} to {last})",
-            stack,
-        ))
+        found.append(
+            Finding(
+                "leak",
+                ranks,
+                f"memory held after each step grows on {_ranks(ranks)}: {format_bytes(statistics.median(per_step))} "
+                f"per step ({run.row_before(first)} to {last})",
+                stack,
+            )
+        )
     for rank in run.ranks:
         ratios = [r for r in (imbalance(run, row, rank) for row in run.rows) if r is not None]
         if ratios and statistics.median(ratios) >= IMBALANCE_RATIO:
-            found.append(Finding(
-                "imbalance",
-                (rank,),
-                f"rank {rank} peaks {round((statistics.median(ratios) - 1) * 100)} % above the median rank "
-                f"(median over {len(ratios)} steps)",
-            ))
+            found.append(
+                Finding(
+                    "imbalance",
+                    (rank,),
+                    f"rank {rank} peaks {round((statistics.median(ratios) - 1) * 100)} % above the median rank "
+                    f"(median over {len(ratios)} steps)",
+                )
+            )
     return found
 
 

@@ -66,7 +66,7 @@ def _get(entry: object, key: str, kind: type, where: str, default: object = data
     value = entry.get(key, default)
     if value is dataclasses.MISSING:
         _fail(where, f"has no '{key}'")
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         _fail(where, f"has '{key}' of type {type(value).__name__}")
     return value
 
@@ -179,12 +179,14 @@ def summarise(data: dict[str, Any], file: SnapshotFile) -> Summary:
             peak_allocated, reserved_at_peak, peak_index, peak_time = allocated, reserved, i, time_us
         peak_reserved = max(peak_reserved, reserved)
         if action == "oom":
-            ooms.append({
-                "requested": size,
-                "device_free": entry.get("device_free") if isinstance(entry.get("device_free"), int) else None,
-                "time_us": time_us if isinstance(time_us, int) else None,
-                "stack": stacks.key(entry.get("frames")),
-            })
+            ooms.append(
+                {
+                    "requested": size,
+                    "device_free": entry.get("device_free") if isinstance(entry.get("device_free"), int) else None,
+                    "time_us": time_us if isinstance(time_us, int) else None,
+                    "stack": stacks.key(entry.get("frames")),
+                }
+            )
         if first_time is not None and isinstance(time_us, int):
             bucket = (time_us - first_time) * TIMELINE_BUCKETS // (last_time - first_time + 1)
             low_high = buckets.get(bucket)

@@ -15,7 +15,10 @@ from pyrun import run_argv
 from synthetic_snapshots import write_run
 
 from verl_compat import snapshot_files
-from verl_compat.view import parallel, run as run_model, text
+from verl_compat.view import parallel, text
+from verl_compat.view import run as run_model
+
+pytestmark = pytest.mark.once
 
 DIES_ON = (2, 1)  # (step, rank) whose reader kills itself
 

@@ -7,7 +7,10 @@ from importlib import resources
 import pytest
 from synthetic_snapshots import write_run
 
-from verl_compat.view import html, run as run_model
+from verl_compat.view import html
+from verl_compat.view import run as run_model
+
+pytestmark = pytest.mark.once
 
 
 @pytest.mark.parametrize("name, tag", [("page.css", "style"), ("page.js", "script")])

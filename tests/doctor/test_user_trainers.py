@@ -7,12 +7,17 @@ import os
 import pytest
 from pyrun import run_argv
 
-SUPPORT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, "support"))
-SERVED, UNKNOWN, NO_STEP_END = (f"doctor_trainers:{name}" for name in ("OwnStopWithoutSuper", "UnknownStopSignature", "NoStepEnd"))
+SUPPORT = str(paths.SUPPORT)
+SERVED, UNKNOWN, NO_STEP_END = (
+    f"doctor_trainers:{name}" for name in ("OwnStopWithoutSuper", "UnknownStopSignature", "NoStepEnd")
+)
 
 
 def doctor(*argv):
-    env = {"PYTHONPATH": os.pathsep.join(filter(None, [SUPPORT, os.environ.get("PYTHONPATH")])), "VERL_COMPAT_DISABLE": None}
+    env = {
+        "PYTHONPATH": os.pathsep.join(filter(None, [SUPPORT, os.environ.get("PYTHONPATH")])),
+        "VERL_COMPAT_DISABLE": None,
+    }
     return run_argv(["-m", "verl_compat", "doctor", *argv], env=env, check=False)
 
 

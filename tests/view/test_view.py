@@ -4,7 +4,7 @@ OOM shown; bad files named in one line each, never a traceback, never a page tha
 complete. The snapshots come from ``scripts/make_snapshots.py`` (torch's snapshot format, a small
 caching-allocator simulation that also says what the viewer must find: ``synthetic_snapshots``).
 
-The page in a real browser: ``test_view_browser.py``.
+The page in a real browser: ``tests/browser/test_view_page.py``.
 """
 
 import os
@@ -13,7 +13,7 @@ import pty
 import re
 import subprocess
 import sys
-from datetime import datetime
+import types
 from pathlib import Path
 
 import pytest
@@ -22,8 +22,11 @@ from synthetic_snapshots import ROOT, GiB, write_run
 
 from verl_compat import snapshot_files
 from verl_compat.fixes import oom_snapshot
-from verl_compat.view import html, read, run as run_model
+from verl_compat.view import html, read
+from verl_compat.view import run as run_model
 from verl_compat.view.summary import summarise
+
+pytestmark = pytest.mark.once
 
 STEPS, RANKS = 4, 4
 
@@ -76,11 +79,22 @@ def test_names_outside_the_rules_are_not_snapshots(relative):
     assert snapshot_files.parse(Path("/save") / relative) is None
 
 
-def test_the_oom_fix_writes_names_the_viewer_reads():
-    now = datetime(2026, 12, 4, 9, 30, 26, 123456)
-    path = Path("/save") / snapshot_files.oom_sub_dir(now) / snapshot_files.file_name(oom_snapshot.TAG, 3, 42)
+def test_the_oom_fix_writes_names_the_viewer_reads(monkeypatch):
+    """The fix's dump is asked for the tag and folder the viewer parses (verl's sampler adds the rank
+    and pid to the tag, as ``snapshot_files.file_name`` spells it)."""
+    asked = {}
+
+    class Sampler:
+        def dump_memory_snapshot(self, out_dir, tag, sub_dir, **kwargs):
+            asked.update(out_dir=out_dir, tag=tag, sub_dir=sub_dir)
+
+    profiler = types.SimpleNamespace(config=types.SimpleNamespace(save_path="/save"), sampler=Sampler())
+    monkeypatch.setattr(oom_snapshot.probes, "snapshot_dump_can_skip_sync", lambda: False)
+    oom_snapshot.Observer._dump(profiler)
+
+    path = Path(asked["out_dir"]) / asked["sub_dir"] / snapshot_files.file_name(asked["tag"], 3, 42)
     parsed = snapshot_files.parse(path)
-    assert (parsed.layout, parsed.rank, parsed.pid, parsed.time) == ("oom", 3, 42, now)
+    assert (parsed.layout, parsed.rank, parsed.pid) == ("oom", 3, 42)
 
 
 # --- what one snapshot says -------------------------------------------------------------------
@@ -122,7 +136,7 @@ def test_text_shows_the_oom_the_leak_and_the_imbalanced_rank(run_dir):
     out = no_traceback(view(path, "--text", check=True)).stdout
     oom = next(t for t in written if t["step"] is None)
     assert "OUT OF MEMORY (1)" in out
-    assert f"rank 1 (pid 4001, device 0) at " in out and "asked for 24.00 GiB with 1.25 GiB free" in out
+    assert "rank 1 (pid 4001, device 0) at " in out and "asked for 24.00 GiB with 1.25 GiB free" in out
     assert f"live: {run_model.format_bytes(oom['end'])} allocated" in out
     assert "8 x  256.00 MiB  torch/optim/adamw.py:170 _init_group" in out
     assert "leak: memory held after each step grows on ranks 0, 1, 2, 3: 48.00 MiB per step (step 1 to step 4)" in out
@@ -153,7 +167,9 @@ def test_progress_bar_on_a_terminal_only(run_dir):
     primary, secondary = pty.openpty()
     proc = subprocess.run(
         [sys.executable, "-m", "verl_compat", "view", str(path), "--text"],
-        stdout=subprocess.PIPE, stderr=secondary, timeout=120,
+        stdout=subprocess.PIPE,
+        stderr=secondary,
+        timeout=120,
     )
     os.close(secondary)
     chunks = []
@@ -299,7 +315,10 @@ def test_nothing_readable_writes_no_page(tmp_path):
     page = tmp_path / "page.html"
     proc = no_traceback(view(tmp_path, "-o", page))
     assert proc.returncode == 2 and not page.exists()
-    assert proc.stderr.strip().splitlines()[-1] == f"verl-compat view: {tmp_path}: no snapshot could be read; nothing written"
+    assert (
+        proc.stderr.strip().splitlines()[-1]
+        == f"verl-compat view: {tmp_path}: no snapshot could be read; nothing written"
+    )
 
 
 # --- the tool -----------------------------------------------------------------------------------

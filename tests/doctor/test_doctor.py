@@ -74,6 +74,7 @@ LEGACY = "actor_rollout_ref.actor.profiler.tool=torch_memory"
 RAY_TRAINER = ["trainer.use_v1=false"] if FACTS["v1_trainer"] else []
 SITE_PACKAGES = Path(importlib.metadata.distribution("verl-compat").locate_file(""))
 
+
 # torch_memory asks to patch SeparateRayPPOTrainer._fit_torch_memory on every release, but that
 # legacy call site exists only up to 0.7.1: doctor rightly reports the skip on later releases. A
 # fix-side matter (the patch should be requested only where the method exists); tolerated here
@@ -276,9 +277,11 @@ def test_mixed_case_3_table(runs):
 
 def test_config_problems_are_listed(runs):
     rows = [" ".join(line.split()) for line in runs["malformed"]["stdout"].splitlines()]
-    first = rows.index("config problems global_profiler.steps is '2,4', not a list: verl fails at its first step "
-                       "(`global_steps in steps`). Write global_profiler.steps=[2,4]. verl-compat reads it as the "
-                       "steps [2,4] to pick the case and changes nothing.")
+    first = rows.index(
+        "config problems global_profiler.steps is '2,4', not a list: verl fails at its first step "
+        "(`global_steps in steps`). Write global_profiler.steps=[2,4]. verl-compat reads it as the "
+        "steps [2,4] to pick the case and changes nothing."
+    )
     assert rows[first + 1].startswith("actor_rollout_ref.actor.profiler.ranks holds [9], not ranks of the actor's")
     assert runs["legacy"]["report"]["config"]["fixes"]["torch_memory"]["problems"] == []
 

@@ -18,9 +18,15 @@ import pytest
 from pyrun import run_argv
 from synthetic_snapshots import ROOT, GiB, write_run
 
+pytestmark = pytest.mark.once
+
 ARTEFACTS = ROOT / "test-artefacts" / "view"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-OFFLINE = ["--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+OFFLINE = [
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+]
 TIMEOUT_S = 120
 
 
@@ -28,12 +34,27 @@ def chromium(page: Path, profile: Path, *action: str) -> subprocess.CompletedPro
     assert CHROMIUM, "Chromium is not installed: apt-get install chromium (scripts/test.sh does it)"
     return subprocess.run(
         [
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={profile}", *OFFLINE, "--enable-logging=stderr", "--v=0",
-            "--virtual-time-budget=5000", *action, page.as_uri(),
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            *OFFLINE,
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            *action,
+            page.as_uri(),
         ],
-        capture_output=True, text=True, timeout=TIMEOUT_S, check=True,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=True,
     )
 
 
@@ -69,7 +90,8 @@ class Dom(HTMLParser):
 
     def find(self, tag=None, id=None, cls=None, within=None) -> list:
         return [
-            e for e in self.elements
+            e
+            for e in self.elements
             if (tag is None or e["tag"] == tag)
             and (id is None or e["attrs"].get("id") == id)
             and (cls is None or cls in (e["attrs"].get("class") or "").split())
@@ -101,7 +123,9 @@ def test_the_script_ran_and_the_console_stayed_silent(rendered):
 
 def test_a_page_that_throws_is_caught(tmp_path):
     page = tmp_path / "broken.html"
-    page.write_text('<!DOCTYPE html><html><body><img src="https://example.com/x.png"><script>null.x;</script></body></html>')
+    page.write_text(
+        '<!DOCTYPE html><html><body><img src="https://example.com/x.png"><script>null.x;</script></body></html>'
+    )
     lines = console_lines(chromium(page, tmp_path / "profile", "--dump-dom"))
     assert any("Uncaught TypeError" in line for line in lines), lines
 

@@ -4,6 +4,7 @@ user's own, and its exit status before a long run."""
 import json
 import os
 
+import paths
 import pytest
 from pyrun import run_argv
 

@@ -356,7 +356,7 @@ def print_migrated(results: list) -> None:
     by_tag = collections.defaultdict(list)
     for row in results:
         by_tag[row["tag"]].append(row)
-    for tag in sorted(by_tag) + ["all"]:
+    for tag in [*sorted(by_tag), "all"]:
         rows = results if tag == "all" else by_tag[tag]
         count = lambda kind: sum(r["migrated"]["kind"] == kind for r in rows)  # noqa: E731
         lost_n = sum(len(r["migrated"].get("lost", ())) for r in rows)
@@ -387,7 +387,7 @@ def print_tables(results: list, unmeasured: list) -> None:
     by_tag = collections.defaultdict(list)
     for row in results:
         by_tag[row["tag"]].append(row)
-    for tag in sorted(by_tag) + ["all"]:
+    for tag in [*sorted(by_tag), "all"]:
         rows = results if tag == "all" else by_tag[tag]
         count = lambda side, kind: sum(r[side]["kind"] == kind for r in rows)  # noqa: E731
         lost_n = sum(len(r["with"].get("lost", ())) for r in rows)

@@ -74,10 +74,10 @@ def test_no_import_cycle():
     def visit(name, path):
         if state.get(name) == "done":
             return
-        assert state.get(name) != "open", f"import cycle: {' -> '.join(path + [name])}"
+        assert state.get(name) != "open", f"import cycle: {' -> '.join([*path, name])}"
         state[name] = "open"
         for target in sorted(GRAPH[name]):
-            visit(target, path + [name])
+            visit(target, [*path, name])
         state[name] = "done"
 
     for name in MODULES:

@@ -259,7 +259,7 @@ class EngineStyleActor(_StandInWorker):
         response_mask = torch.zeros_like(responses)
         for i, (ids, mask) in enumerate(zip(prompt_ids, prompt_mask, strict=True)):
             answer = answer_for(tokenizer.decode(ids[mask.bool()].tolist()))
-            row = tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False) + [tokenizer.eos_token_id]
+            row = [*tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False), tokenizer.eos_token_id]
             responses[i, : len(row)], response_mask[i, : len(row)] = torch.tensor(row[:r_len]), 1
         attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
         tensors = {
@@ -397,7 +397,7 @@ class StubAgentLoopManager:
             text = tok.apply_chat_template(list(messages), add_generation_prompt=True, tokenize=False)
             answer = int(reward_model["ground_truth"]) + extra_info["index"] % 2
             prompt_ids.append(self._encode(text)[-p_len:])
-            response_ids.append((self._encode(f"the answer is #### {answer}") + [tok.eos_token_id])[:r_len])
+            response_ids.append([*self._encode(f"the answer is #### {answer}"), tok.eos_token_id][:r_len])
 
         def pad(rows, length, left):
             ids = torch.full((len(rows), length), tok.pad_token_id, dtype=torch.long)

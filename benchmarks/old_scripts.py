@@ -440,7 +440,7 @@ def check_cli(records: list, results: list, n: int, project, workdir: str) -> No
     """The in-process loop against the real CLI, one process per script, on a spread sample that
     takes every outcome seen."""
     by_outcome = collections.defaultdict(list)
-    for record, row in zip(records, results):
+    for record, row in zip(records, results, strict=True):
         by_outcome[(row["without"]["kind"], row["with"]["kind"])].append((record, row))
     sample = []
     while len(sample) < n and any(by_outcome.values()):

@@ -111,7 +111,7 @@ def main() -> None:
         medians = {side: statistics.median(samples[side]) for side in SIDES}
         entry = {side: summary(samples[side]) for side in SIDES}
         entry["ratio_of_medians"] = medians["with"] / medians["without"]
-        entry["median_paired_ratio"] = statistics.median(w / wo for w, wo in zip(samples["with"], samples["without"]))
+        entry["median_paired_ratio"] = statistics.median(w / wo for w, wo in zip(samples["with"], samples["without"], strict=True))
         entry["floor_ratio_of_medians"] = medians["floor"] / medians["without"]
         print(
             f"  {pair:5} without {medians['without'] * 1e3:.2f} ms, with {medians['with'] * 1e3:.2f} ms, "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 
 from ..migration import Delete, Refusal, Rename
@@ -386,10 +387,10 @@ def migrate_script(text: str, options) -> str:
                     "these launches expand the same bash array but need different edits: migrate them by hand",
                 )
     spans = sorted(edits)
-    for (start, end), (next_start, _) in zip(spans, spans[1:]):
+    for (start, end), (next_start, next_end) in itertools.pairwise(spans):
         if next_start < end:
             raise Refusal(
-                [line_of(text, start), edits[(start, end)][1], edits[(next_start, _)][1]],
+                [line_of(text, start), edits[(start, end)][1], edits[(next_start, next_end)][1]],
                 "these launches expand the same bash array but need different edits: migrate them by hand",
             )
     return splice(text, [(start, end, replacement) for (start, end), (replacement, _) in edits.items()])

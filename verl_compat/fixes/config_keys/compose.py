@@ -176,7 +176,7 @@ def _reparsed(parsed, lines) -> list:
     """``lines`` as Hydra ``Override`` objects: those already parsed kept, the new ones parsed."""
     known = {override.input_line: override for override in parsed}
     new = [line for line in lines if line not in known]
-    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new)))
+    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new), strict=True))
     return [known[line] for line in lines]
 
 

@@ -253,7 +253,7 @@ def _parse(overrides: list) -> list:
 
     parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
     written = []
-    for line, override in zip(overrides, parsed):
+    for line, override in zip(overrides, parsed, strict=True):
         prefix = "~" if override.is_delete() else "++" if override.is_force_add() else "+" if override.is_add() else ""
         rest = line[len(prefix) :]
         text = rest.split("=", 1)[1] if "=" in rest else ""
@@ -277,12 +277,12 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     # A row the installed config does not call for (its old path still there) leaves its line as is.
     hits = [row_for(key, rows) for key in keys]
     hits = [row if row is not None and applies(row, probe, rows) else None for row in hits]
-    old = {i for i, (key, row) in enumerate(zip(keys, hits)) if row is not None or key in groups}
+    old = {i for i, (key, row) in enumerate(zip(keys, hits, strict=True)) if row is not None or key in groups}
     if not old:
         return Translation(tuple(overrides), ())
     successors = tuple(row.new for row in hits if row is not None and row.new)
     involved = sorted(old | {i for i, key in enumerate(keys) if successors and key.startswith(successors)})
-    parsed = dict(zip(involved, _parse([overrides[i] for i in involved])))
+    parsed = dict(zip(involved, _parse([overrides[i] for i in involved]), strict=True))
     direct = {w.key: w for w in parsed.values() if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
     out, findings = [], []
     for i, line in enumerate(overrides):

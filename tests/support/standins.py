@@ -308,10 +308,8 @@ class StubCriticWorker(_StandInWorker):
 
     def __init__(self, config):
         Worker.__init__(self)
-        if hasattr(config, "profiler_config"):  # TrainingWorkerConfig
-            profiler_cfg = config.profiler_config
-        else:
-            profiler_cfg = config.get("profiler", None)
+        # A TrainingWorkerConfig has profiler_config.
+        profiler_cfg = config.profiler_config if hasattr(config, "profiler_config") else config.get("profiler", None)
         DistProfilerExtension.__init__(self, _dist_profiler(self.rank, profiler_cfg))
         self._register_dispatch_collect_info("critic", dp_rank=self.rank, is_collect=True)
         self._register_dispatch_collect_info("train", dp_rank=self.rank, is_collect=True)
@@ -534,8 +532,8 @@ class TinyGSM8K(Dataset):
 
     SIZE = 8
     # Every word of the rows, of the harness's chat template and of the stand-in's answers.
-    VOCAB = ["<pad>", "<unk>", "<s>", "</s>", "user", "assistant", ":", "what", "is", "plus", "?"]
-    VOCAB += ["the", "answer", "####"] + [str(n) for n in range(100)]
+    VOCAB = ("<pad>", "<unk>", "<s>", "</s>", "user", "assistant", ":", "what", "is", "plus", "?")
+    VOCAB += ("the", "answer", "####", *(str(n) for n in range(100)))
 
     def __init__(self, data_files=None, tokenizer=None, processor=None, config=None, max_samples=-1, **kwargs):
         self.size = self.SIZE if max_samples is None or max_samples < 0 else min(self.SIZE, max_samples)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
+from typing import ClassVar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,7 +116,7 @@ class Rule:
     mentions: tuple = ()
     yaml_setting = re.compile(r"(?!)")
     text_setting = re.compile(r"(?!)")
-    defaults: dict = {}
+    defaults: ClassVar[Mapping[str, object]] = {}
 
     def concerns(self, settings: dict) -> bool:
         """Whether this configuration (key -> :class:`Setting`, only ``keys`` that are set) is the

@@ -136,7 +136,7 @@ def verl_config_dir():
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(list(spec.submodule_search_locations)[0], "trainer", "config")
+    return Path(next(iter(spec.submodule_search_locations)), "trainer", "config")
 
 
 def trainer_class_for(config):

@@ -58,9 +58,12 @@ def hooks_reach(cls, fix: str) -> dict:
             init["wrapped"] = True
             init["how"] += f"; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
     stop = method_reach(cls, STOP, fix)
-    if not stop["wrapped"] and stop["owner"] is not None:
-        if probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None:
-            stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"
+    if (
+        not stop["wrapped"]
+        and stop["owner"] is not None
+        and probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None
+    ):
+        stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"
     fit_owner = _owner(cls, "fit")
     fit = {"owner": fit_owner, "calls_stop": True, "how": "absent"}
     if fit_owner is not None:

@@ -22,8 +22,9 @@ logger = logging.getLogger("verl_compat")
 
 # Each name is a package under verl_compat/fixes that fits :class:`Fix`. ``propagation`` fixes how
 # verl-compat reaches the Ray workers rather than a verl setting, and fits the contract exactly (it
-# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate`` runs the fixes' rules in this order, each on the text the previous
-# ones wrote, and the others read a config in the installed verl's keys.
+# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate``
+# runs the fixes' rules in this order, each on the text the previous ones wrote, and the others
+# read a config in the installed verl's keys.
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
     "verl_compat.fixes.old_imports",

@@ -74,7 +74,7 @@ def restore(raw: str, text: str, new: str) -> str:
     common = max(set(endings), key=endings.count)
     out = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
         for offset, j in enumerate(range(j1, j2)):
             i = i1 + offset if tag == "equal" else i1 if i1 < len(endings) else i1 - 1
             ending = endings[i] if 0 <= i < len(endings) else common

@@ -92,7 +92,7 @@ def _walk_keys(node, prefix: str, paths: set[str], free_form: set[str]) -> None:
         return
     if prefix and not node.keys():
         free_form.add(prefix[:-1])
-    for key in node.keys():
+    for key in node:
         paths.add(f"{prefix}{key}")
         _walk_keys(node._get_node(key), f"{prefix}{key}.", paths, free_form)
 
@@ -106,7 +106,9 @@ class _OldPathInYaml:
     alias as a value) is parsed."""
 
     _last_parts = re.compile(
-        r"^[ \t]*['\"]?(?:%s)['\"]?[ \t]*:" % "|".join(sorted({re.escape(row.old.rpartition(".")[2]) for row in ROWS})),
+        r"^[ \t]*['\"]?(?:{})['\"]?[ \t]*:".format(
+            "|".join(sorted({re.escape(row.old.rpartition(".")[2]) for row in ROWS}))
+        ),
         re.MULTILINE,
     )
     _flow = re.compile(r"\{(?<!\$\{)[ \t]*[^\s}]")  # ``{a: 1}``, not ``${oc.select:…}``
@@ -155,8 +157,7 @@ class _OldKeyInText:
 
     _dotted = re.compile(r"(?<![\w.$])\+{0,2}([A-Za-z_][\w-]*(?:\.[\w-]+)+)[\"']?[ \t]*=")
     _options = re.compile(
-        r"(?<![\w.$])(%s)=[\"']?(%s)(?![\w-])"
-        % (
+        r"(?<![\w.$])({})=[\"']?({})(?![\w-])".format(
             "|".join(re.escape(group) for group in sorted(set(_GROUPS), key=len, reverse=True)),
             "|".join(re.escape(str(option)) for row in ROWS if row.group for option, _ in row.values) or "(?!)",
         )
@@ -288,16 +289,20 @@ def _edits(key: str, setting, settings: dict, probe) -> list:
 
 def _group_edits(group: str, setting, probe) -> list:
     for row in ROWS:
-        if row.group and row.old == group and setting.known:
-            if any(translate.same_value(option, str(setting.value)) for option, _ in row.values):
-                if probe.has_option(group, str(setting.value)):
-                    return []
-                if row.kind == "removed":
-                    raise Refusal(
-                        setting.lines,
-                        f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.why}",
-                    )
-                return [Set(group, translate.mapped_value(row, str(setting.value), setting.value))]
+        if (
+            row.group
+            and row.old == group
+            and setting.known
+            and any(translate.same_value(option, str(setting.value)) for option, _ in row.values)
+        ):
+            if probe.has_option(group, str(setting.value)):
+                return []
+            if row.kind == "removed":
+                raise Refusal(
+                    setting.lines,
+                    f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.why}",
+                )
+            return [Set(group, translate.mapped_value(row, str(setting.value), setting.value))]
     return []
 
 

@@ -331,12 +331,12 @@ def settle_additions(overrides, probe: Probe) -> Translation:
     out, findings = [], []
     for line in overrides:
         key, sep, text = line[1:].partition("=")
-        if line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key:
-            if probe.has_key(key):
-                row = Row(key, "added", key, "", "", why="verl has this key now")
-                findings.append(Finding(row, key, text, key, f"{key}={text}"))
-                out.append(f"{key}={text}")
-                continue
+        plain_add = line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key
+        if plain_add and probe.has_key(key):
+            row = Row(key, "added", key, "", "", why="verl has this key now")
+            findings.append(Finding(row, key, text, key, f"{key}={text}"))
+            out.append(f"{key}={text}")
+            continue
         out.append(line)
     return Translation(tuple(out), tuple(findings))
 
@@ -360,7 +360,8 @@ def node_at(config, path: str):
 
     node = config
     for part in path.split("."):
-        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():
+        # keys(), not `in node`: a DictConfig says False there for a '???' (missing) value, a node here.
+        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():  # noqa: SIM118
             return None
         node = node._get_node(part)
     return node
@@ -370,7 +371,7 @@ def _leaves(node, path: str):
     from omegaconf import DictConfig
 
     if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
-        for key in node.keys():
+        for key in node:
             yield from _leaves(node._get_node(key), f"{path}.{key}")
     else:
         yield path, node

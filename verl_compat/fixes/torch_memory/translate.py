@@ -111,10 +111,7 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
         total_steps = _select(config, "trainer.total_training_steps")
     if not _is_step_number(total_steps) or total_steps < 1:
         total_steps = None
-    if not steps:
-        case = Case.LEGACY
-    else:
-        case = Case.NEW_STYLE if enable else Case.MIXED
+    case = Case.LEGACY if not steps else Case.NEW_STYLE if enable else Case.MIXED
     ranks = _ranks(config, all_ranks, problems)
     save_path = _select(config, f"{ACTOR_PROFILER}.save_path")
     key_set = GLOBAL_TOOL_KEY if _inherits_global_tool(config) else LEGACY_KEY
@@ -348,10 +345,11 @@ def translate(config, detection: Detection) -> list:
         wanted.append((f"{ACTOR_PROFILER}.all_ranks", True))
     edits = []
     for key, value in wanted:
+        # PERF203: each key on its own; one that cannot be set is reported, the others are still set.
         try:
             _keep_followers(config, key)
             _set(config, key, value)
-        except Exception as exc:  # a read-only or frozen config object verl-compat cannot edit
+        except Exception as exc:  # noqa: PERF203 a read-only or frozen config object verl-compat cannot edit
             reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"
             report_problems([Problem(key, reason)])
         else:

@@ -81,7 +81,7 @@ def needs(fix: types.ModuleType) -> tuple[str, ...]:
     return tuple(m for m, hooks in TRAINER_HOOKS_AT.items() if any(callable(getattr(fix, h, None)) for h in hooks))
 
 
-def coverage(cls: type, fix: str, needs: tuple[str, ...]) -> dict[str, str | bool | None]:
+def coverage(cls: type, fix: str, needs: tuple[str, ...]) -> dict[str, Any]:
     """Whether ``fix``'s trainer hooks at the methods it ``needs`` (:func:`needs`) all run on
     ``cls`` (``served``, else ``why`` not), and how each method is reached, in words. An init-only
     fix is served where ``__init__`` is reached, whatever the step end does."""

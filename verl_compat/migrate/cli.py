@@ -58,7 +58,7 @@ def _rule_list() -> str:
     return "\n".join(rows)
 
 
-def _step_list(text: str) -> list:
+def _step_list(text: str) -> list[int]:
     try:
         steps = [int(step) for step in text.strip().removeprefix("[").removesuffix("]").split(",")]
     except ValueError:

@@ -121,7 +121,7 @@ def removed_allowed() -> bool:
     return os.environ.get(ALLOW_REMOVED, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
-def stopping(findings: Iterable[Finding]) -> list:
+def stopping(findings: Iterable[Finding]) -> list[Finding]:
     """The findings that stop the launch: a conflict always, a removed key unless allowed."""
     allow = removed_allowed()
     return [f for f in findings if f.stops and not (allow and f.conflict is None)]
@@ -154,10 +154,11 @@ def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:
             return None
 
 
-_indexes: dict = {}  # id(rows) -> (rows, {old path: key row}), for the tuples of rows callers keep
+# id(rows) -> (rows, {old path: key row}), for the tuples of rows callers keep
+_indexes: dict[int, tuple[tuple[Row, ...], dict[str, Row]]] = {}
 
 
-def _by_old_path(rows: Iterable[Row]) -> dict:
+def _by_old_path(rows: Iterable[Row]) -> dict[str, Row]:
     """Key rows by old path (the table's old paths are unique): every override line of a launch asks."""
     if not isinstance(rows, tuple):
         return {row.old: row for row in rows if not row.group}
@@ -189,7 +190,7 @@ def successor(row: Row, key: str) -> str:
     return row.new + key[len(row.old) :]
 
 
-def resolve(row: Row, key: str, probe: Probe, rows) -> tuple:
+def resolve(row: Row, key: str, probe: Probe, rows: tuple[Row, ...]) -> tuple[Row, str]:
     """Follow a chain of renames (``rollout.skip_rollout`` -> ``rollout.skip.enable`` ->
     ``skip.rollout.enable``) as far as the installed config goes: ``(row, new_key)`` of the last."""
     new_key = successor(row, key)
@@ -235,8 +236,8 @@ def value_text(value) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Translation:
-    overrides: tuple  # the override strings to compose with
-    findings: tuple  # Finding per old key met, in the order written
+    overrides: tuple[str, ...]  # the override strings to compose with
+    findings: tuple[Finding, ...]  # Finding per old key met, in the order written
 
 
 @dataclasses.dataclass
@@ -248,7 +249,7 @@ class _Written:
     line: str
 
 
-def _parse(overrides: list) -> list:
+def _parse(overrides: list[str]) -> list[_Written]:
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
@@ -377,7 +378,7 @@ def _leaves(node, path: str):
         yield path, node
 
 
-def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
+def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple[Finding, ...]:
     """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
     place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
     value the user also set differently at the successor is a conflict, left there."""

@@ -255,7 +255,8 @@ def main() -> None:
     )
     options = parser.parse_args()
 
-    records = [json.loads(line) for line in open(options.data)]
+    with open(options.data) as data:
+        records = [json.loads(line) for line in data]
     records = [r for r in records if r["own_ok"]]
     if options.limit:
         records = random.Random(0).sample(records, min(options.limit, len(records)))
@@ -356,11 +357,11 @@ def print_migrated(results: list) -> None:
     by_tag = collections.defaultdict(list)
     for row in results:
         by_tag[row["tag"]].append(row)
-    for tag in sorted(by_tag) + ["all"]:
+    for tag in [*sorted(by_tag), "all"]:
         rows = results if tag == "all" else by_tag[tag]
-        count = lambda kind: sum(r["migrated"]["kind"] == kind for r in rows)  # noqa: E731
+        count = collections.Counter(r["migrated"]["kind"] for r in rows)
         lost_n = sum(len(r["migrated"].get("lost", ())) for r in rows)
-        print(f"{tag:8} {len(rows):7} | {count('composed'):8} {count('hydra'):11} {count('refused'):15} {lost_n:11}")
+        print(f"{tag:8} {len(rows):7} | {count['composed']:8} {count['hydra']:11} {count['refused']:15} {lost_n:11}")
     for kind, title in (("hydra", "first key Hydra rejects"), ("refused", "keys migrate refuses")):
         keys = collections.Counter(r["migrated"]["key"] for r in results if r["migrated"]["kind"] == kind)
         if keys:
@@ -387,13 +388,13 @@ def print_tables(results: list, unmeasured: list) -> None:
     by_tag = collections.defaultdict(list)
     for row in results:
         by_tag[row["tag"]].append(row)
-    for tag in sorted(by_tag) + ["all"]:
+    for tag in [*sorted(by_tag), "all"]:
         rows = results if tag == "all" else by_tag[tag]
-        count = lambda side, kind: sum(r[side]["kind"] == kind for r in rows)  # noqa: E731
+        count = collections.Counter((side, r[side]["kind"]) for r in rows for side in ("without", "with"))
         lost_n = sum(len(r["with"].get("lost", ())) for r in rows)
         print(
-            f"{tag:8} {len(rows):7} | {count('without', 'composed'):17} {count('without', 'hydra'):11} | "
-            f"{count('with', 'composed'):14} {count('with', 'hydra'):11} {count('with', 'verl-compat'):16} "
+            f"{tag:8} {len(rows):7} | {count['without', 'composed']:17} {count['without', 'hydra']:11} | "
+            f"{count['with', 'composed']:14} {count['with', 'hydra']:11} {count['with', 'verl-compat']:16} "
             f"{lost_n:11}"
         )
     for side in ("without", "with"):
@@ -440,7 +441,7 @@ def check_cli(records: list, results: list, n: int, project, workdir: str) -> No
     """The in-process loop against the real CLI, one process per script, on a spread sample that
     takes every outcome seen."""
     by_outcome = collections.defaultdict(list)
-    for record, row in zip(records, results):
+    for record, row in zip(records, results, strict=True):
         by_outcome[(row["without"]["kind"], row["with"]["kind"])].append((record, row))
     sample = []
     while len(sample) < n and any(by_outcome.values()):
@@ -448,7 +449,7 @@ def check_cli(records: list, results: list, n: int, project, workdir: str) -> No
             if group and len(sample) < n:
                 sample.append(group.pop(0))
     agree = 0
-    for record, row in sample:
+    for record, _row in sample:
         args = argv(record, project)
         for shim in (False, True):
             cli = as_process(args, shim, workdir)

@@ -104,14 +104,16 @@ def main() -> None:
     times = interleaved(commands, args.rounds)
     result = {"python": sys.version.split()[0], "rounds": args.rounds, "load_average": [load_before, load_average()]}
     print(
-        f"python -c pass, {args.rounds} interleaved rounds (load average before / after: {load_before} / {load_average()})"
+        f"python -c pass, {args.rounds} interleaved rounds "
+        f"(load average before / after: {load_before} / {load_average()})"
     )
     for pair, pythons in envs.items():
         samples = {side: times[f"{pair}/{side}"] for side in SIDES}
         medians = {side: statistics.median(samples[side]) for side in SIDES}
         entry = {side: summary(samples[side]) for side in SIDES}
         entry["ratio_of_medians"] = medians["with"] / medians["without"]
-        entry["median_paired_ratio"] = statistics.median(w / wo for w, wo in zip(samples["with"], samples["without"]))
+        pairs = zip(samples["with"], samples["without"], strict=True)
+        entry["median_paired_ratio"] = statistics.median(w / wo for w, wo in pairs)
         entry["floor_ratio_of_medians"] = medians["floor"] / medians["without"]
         print(
             f"  {pair:5} without {medians['without'] * 1e3:.2f} ms, with {medians['with'] * 1e3:.2f} ms, "

@@ -123,10 +123,7 @@ def module_name(relpath: str) -> str | None:
 
 
 def is_public_module(mod: str) -> bool:
-    for p in mod.split("."):
-        if p.startswith("_") or p in ("tests", "test") or p.startswith("test_"):
-            return False
-    return True
+    return not any(p.startswith(("_", "test_")) or p in ("tests", "test") for p in mod.split("."))
 
 
 def is_public_name(name: str) -> bool:

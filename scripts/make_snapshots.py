@@ -49,7 +49,8 @@ _CPP = [
     _frame(
         "??",
         0,
-        "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)",
+        "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc("
+        "signed char, unsigned long, CUstream_st*)",
     ),
     _frame("??", 0, "at::TensorBase at::detail::_empty_generic<long>(c10::ArrayRef<long>, c10::Allocator*, ...)"),
 ]

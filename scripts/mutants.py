@@ -98,7 +98,8 @@ def main() -> int:
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     args = parser.parse_args()
     chosen = [m for m in MUTANTS if not args.names or m.name in args.names]
-    return 0 if all([run(mutant) for mutant in chosen]) else 1
+    passed = [run(mutant) for mutant in chosen]  # every mutant runs, not only up to the first failure
+    return 0 if all(passed) else 1
 
 
 if __name__ == "__main__":

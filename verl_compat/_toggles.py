@@ -16,7 +16,7 @@ def disabled() -> bool:
     return os.environ.get(DISABLE, "").strip().lower() not in _FALSE
 
 
-def disabled_fixes() -> frozenset:
+def disabled_fixes() -> frozenset[str]:
     """Names listed in ``VERL_COMPAT_DISABLED_FIXES`` (comma separated)."""
     raw = os.environ.get(DISABLED_FIXES, "")
     return frozenset(name.strip() for name in raw.split(",") if name.strip())

@@ -21,10 +21,7 @@ def select(config, key: str):
         pass
     node = config
     for part in key.split("."):
-        if isinstance(node, dict):
-            node = node.get(part)
-        else:
-            node = getattr(node, part, None)
+        node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
         if node is None:
             return None
     return node

@@ -4,6 +4,7 @@ warning, and each log line about the config it read."""
 import logging
 import sys
 import threading
+import types
 import warnings
 
 logger = logging.getLogger("verl_compat")
@@ -19,10 +20,10 @@ class VerlCompatDeprecationWarning(FutureWarning):
 
 
 _lock = threading.Lock()
-_said: set = set()
+_said: set[tuple[str, str]] = set()  # ("warning" | "log", key)
 
 
-def _first_time(key) -> bool:
+def _first_time(key: tuple[str, str]) -> bool:
     with _lock:
         if key in _said:
             return False
@@ -45,7 +46,8 @@ def warn_once(key: str, message: str, *, at_user_code: bool = False) -> bool:
 def _user_level() -> int:
     """The ``stacklevel`` of the first frame above ``warn_once`` outside verl-compat, wrapt and
     importlib. ``warnings`` skips importlib's bootstrap frames as it counts: they are not counted."""
-    level, frame = 2, sys._getframe(2)
+    level = 2
+    frame: types.FrameType | None = sys._getframe(2)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not ("importlib" in filename and "_bootstrap" in filename):

@@ -37,16 +37,24 @@ import sys
 import threading
 import types
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from . import registry
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderInterface
+else:
+    # The import system asks a loader for its methods only; importlib.abc is not imported at run
+    # time for it (this module is imported at start-up, where every import counts).
+    _LoaderInterface = object
 
 _IMPORT_FROM = dis.opmap["IMPORT_FROM"]
 _ABSENT = object()
 
 _lock = threading.RLock()  # held by every change of the state below, never while a fix is asked
 _local = threading.local()  # .busy: the paths this thread is resolving (a fix's own imports recurse)
-_fixes: tuple = ()  # the active fixes with an import hook, in the registry's order
-_packages: frozenset = frozenset()  # their IMPORT_PACKAGES
+_fixes: tuple[types.ModuleType, ...] = ()  # the active fixes with an import hook, in the registry's order
+_packages: frozenset[str] = frozenset()  # their IMPORT_PACKAGES
 
 
 @dataclasses.dataclass
@@ -220,7 +228,7 @@ def _spec_of_value(fullname: str, module: types.ModuleType) -> importlib.machine
     return spec
 
 
-class _Loader:
+class _Loader(_LoaderInterface):
     """Loads what a :class:`~verl_compat.registry.Resolution` says. ``create_module`` leaves the
     module to importlib; ``exec_module`` puts the stand-in in ``sys.modules`` (importlib reads it back
     from there after ``exec_module``, so ``import old.path`` yields the stand-in, and the parent
@@ -237,8 +245,10 @@ class _Loader:
         if resolution.found:
             # A loader driven by hand (module_from_spec + exec_module, as verl's own
             # tool_registry.get_tool_class does) keeps this module, not sys.modules': it forwards.
-            module.__getattr__ = lambda attribute: getattr(resolution.value, attribute)
-            _stand_in(name, resolution.value, f"moved to {resolution.value.__name__}")
+            # A PEP 562 module __getattr__, set on purpose (typeshed declares it a method of ModuleType).
+            module.__getattr__ = lambda attribute: getattr(resolution.value, attribute)  # type: ignore[method-assign]
+            new = cast(types.ModuleType, resolution.value)  # resolve_module's value: the new module
+            _stand_in(name, new, f"moved to {new.__name__}")
         elif resolution.stub:
             module.__doc__ = f"verl-compat's stand-in for {name}, which the installed verl lacks"
             _stand_in(name, module, "stub")
@@ -253,7 +263,7 @@ class _Loader:
         if self.resolution.found:
             spec = getattr(self.resolution.value, "__spec__", None)
             loader = getattr(spec, "loader", None)
-            if loader is not None and hasattr(loader, "get_code"):
+            if spec is not None and loader is not None and hasattr(loader, "get_code"):
                 return loader.get_code(spec.name)
         raise ImportError(f"verl-compat: no code to run for {fullname}", name=fullname)
 
@@ -294,17 +304,20 @@ def _serve(module: types.ModuleType, asked_as: str) -> None:
             return
         previous = vars(module).get("__getattr__", _ABSENT)
         function = _module_getattr(name, previous)
-        module.__getattr__ = function
+        module.__getattr__ = function  # type: ignore[method-assign]  # PEP 562, on purpose
         _served[name] = _Served(module, previous, function, [asked_as])
 
 
 def _module_getattr(module_name: str, previous: object) -> Callable[[str], object]:
+    """``previous``: the module's own ``__getattr__``, or ``_ABSENT``."""
+
     def __getattr__(name: str) -> object:
         if previous is not _ABSENT:
             try:
-                return previous(name)
+                return cast("Callable[[str], object]", previous)(name)
             except AttributeError:
                 pass
+        caller: types.FrameType | None
         try:
             caller = sys._getframe(1)
         except ValueError:  # called from C with no Python frame above
@@ -342,9 +355,11 @@ def _missing(module_name: str, name: str, caller: types.FrameType | None) -> tup
 
 def _is_from_import(frame: types.FrameType | None) -> bool:
     """Whether ``frame`` is executing ``from module import name`` (its IMPORT_FROM instruction)."""
+    if frame is None:
+        return False
     try:
         return frame.f_code.co_code[frame.f_lasti] == _IMPORT_FROM
-    except (AttributeError, IndexError):
+    except IndexError:
         return False
 
 
@@ -360,7 +375,7 @@ def name_targets(fix) -> tuple[str, ...]:
     return tuple(getattr(fix, "NAME_TARGETS", ())) if callable(getattr(fix, "resolve_name", None)) else ()
 
 
-def install(fixes: list) -> None:
+def install(fixes: list[types.ModuleType]) -> None:
     """Activation starts: the finder goes at the end of ``sys.meta_path`` (before any module of the
     fixes' packages is looked up, when activation runs inside ``import verl``)."""
     global _fixes, _packages
@@ -375,13 +390,14 @@ def serve(module: types.ModuleType) -> None:
     """A module was imported: if it is one of the active fixes' ``NAME_TARGETS``, its missing names
     are asked of them from now on. Called by the core's post-import hook."""
     name = getattr(module, "__name__", None)
-    if any(name in name_targets(fix) for fix in _fixes):
+    if isinstance(name, str) and any(name in name_targets(fix) for fix in _fixes):
         _serve(module, name)
 
 
-def is_stub(module) -> bool:
+def is_stub(module: object) -> bool:
     """Whether ``module`` is a stub made here (no fix patches it: it has none of verl's code)."""
-    stand_in = _stand_ins.get(getattr(module, "__name__", None))
+    name = getattr(module, "__name__", None)
+    stand_in = _stand_ins.get(name) if isinstance(name, str) else None
     return stand_in is not None and stand_in.kind == "stub" and stand_in.module is module
 
 
@@ -399,7 +415,8 @@ def uninstall() -> None:
                 if entry.previous is _ABSENT:
                     del entry.module.__getattr__
                 else:
-                    entry.module.__getattr__ = entry.previous
+                    # The module's own PEP 562 __getattr__ back (any object it held there).
+                    entry.module.__getattr__ = entry.previous  # type: ignore[method-assign,assignment]
         for name, stand_in in _stand_ins.items():
             if sys.modules.get(name) is stand_in.module:
                 del sys.modules[name]
@@ -416,7 +433,7 @@ def uninstall() -> None:
         _fixes, _packages = (), frozenset()
 
 
-def status() -> dict:
+def status() -> dict[str, object]:
     """What the import plumbing holds now: whether the finder is in place, the modules given a
     ``__getattr__``, and each old module name's stand-in."""
     with _lock:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
+from typing import ClassVar
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,11 +33,11 @@ class Setting:
     key: str
     value: object
     known: bool
-    lines: tuple
-    others: tuple = ()
-    shell_values: tuple = ()
+    lines: tuple[int, ...]
+    others: tuple[tuple[object, bool], ...] = ()
+    shell_values: tuple[tuple[str, int | None], ...] = ()  # line None: a ``${NAME:-value}`` default
 
-    def values(self) -> tuple:
+    def values(self) -> tuple[tuple[object, bool], ...]:
         """Every ``(value, known)`` pair the configuration gives the key."""
         return ((self.value, self.known), *self.others)
 
@@ -74,7 +76,11 @@ class Delete:
 class Options:
     """What the user chose on the command line: ``steps``, the step list of ``--steps`` (or None)."""
 
-    steps: list | None = None
+    steps: list[int] | None = None
+
+
+# What a rule's :meth:`Rule.edits` returns a list of.
+Edit = Set | Rename | Delete
 
 
 class Refusal(Exception):
@@ -109,19 +115,19 @@ class Rule:
     """
 
     name = ""
-    keys: tuple = ()
-    subtrees: tuple = ()
-    mentions: tuple = ()
+    keys: tuple[str, ...] = ()
+    subtrees: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
     yaml_setting = re.compile(r"(?!)")
     text_setting = re.compile(r"(?!)")
-    defaults: dict = {}
+    defaults: ClassVar[Mapping[str, str]] = {}
 
-    def concerns(self, settings: dict) -> bool:
+    def concerns(self, settings: dict[str, Setting]) -> bool:
         """Whether this configuration (key -> :class:`Setting`, only ``keys`` that are set) is the
         rule's business. Only then are its duplicate keys refused and :meth:`edits` called."""
         raise NotImplementedError
 
-    def edits(self, settings: dict, options: Options) -> list:
+    def edits(self, settings: dict[str, Setting], options: Options) -> list[Edit]:
         """The edits (:class:`Set`, :class:`Rename`, :class:`Delete`) that say the configuration in
         verl's own keys; empty when it already does, which makes migrating twice change nothing.
         Raise :class:`Refusal` instead of guessing."""

@@ -19,6 +19,8 @@ import importlib
 import importlib.util
 import logging
 import sys
+import types
+from typing import Any
 
 from . import _toggles, deprecation, importing, registry, trainers, wrapping
 
@@ -26,13 +28,13 @@ logger = logging.getLogger("verl_compat")
 
 _active = False  # activation finished
 _activating = False  # activation under way: the post-import hooks it fires at once must act
-_hooked: set = set()  # module names whose post-import hook is registered (never unregistered)
-_failed: dict = {}  # fix module name -> why it could not be loaded
-_checked: set = set()  # fix module names checked for misspelled contract parts
+_hooked: set[str] = set()  # module names whose post-import hook is registered (never unregistered)
+_failed: dict[str, str] = {}  # fix module name -> why it could not be loaded
+_checked: set[str] = set()  # fix module names checked for misspelled contract parts
 _waiting = None  # the _FirstImport finder of a deferred activation, while it is in sys.meta_path
 
 
-def _load(name: str):
+def _load(name: str) -> types.ModuleType | None:
     """Import the fix module ``name`` and check it fits the contract; None (logged once) if not."""
     try:
         module = importlib.import_module(name)
@@ -52,29 +54,29 @@ def _load(name: str):
     return module
 
 
-def loaded() -> list:
+def loaded() -> list[types.ModuleType]:
     """The fix modules that load and fit the contract, turned off or not."""
     return [fix for fix in map(_load, registry.FIX_MODULES) if fix is not None]
 
 
-def fixes() -> list:
+def fixes() -> list[types.ModuleType]:
     """The fix modules that load and are not turned off by ``VERL_COMPAT_DISABLED_FIXES``."""
     disabled = _toggles.disabled_fixes()
     return [fix for fix in loaded() if fix.NAME not in disabled]
 
 
-def failed() -> dict:
+def failed() -> dict[str, str]:
     """``fix module name -> reason`` for each registered fix module that could not be loaded."""
     return {name: _failed[name] for name in registry.FIX_MODULES if name in _failed}
 
 
-def targets(fix) -> tuple:
+def targets(fix: types.ModuleType) -> tuple[str, ...]:
     """The modules whose import ``fix`` waits for: its own TARGETS, and the trainer modules when it
     has trainer hooks."""
     return tuple(dict.fromkeys((trainers.MODULES if trainers.has_hooks(fix) else ()) + tuple(fix.TARGETS)))
 
 
-def _hooked_modules(fix) -> tuple:
+def _hooked_modules(fix: types.ModuleType) -> tuple[str, ...]:
     """Every module whose import the core acts on for ``fix``: its targets (doctor imports those to
     show what is patched) and its ``NAME_TARGETS`` (left to the user's imports)."""
     return tuple(dict.fromkeys(targets(fix) + importing.name_targets(fix)))
@@ -215,7 +217,7 @@ def prepare_config(config) -> None:
         registry.run_hook(fix, "prepare_config", config)
 
 
-def _entry(fix) -> dict:
+def _entry(fix: types.ModuleType) -> dict[str, Any]:
     entry = {"patched": [applied.name for applied in wrapping.applied(fix.NAME)], "skipped": wrapping.skipped(fix.NAME)}
     if callable(getattr(fix, "state", None)):
         state = registry.run_hook(fix, "state")
@@ -227,7 +229,7 @@ def _entry(fix) -> dict:
     return entry
 
 
-def status() -> dict:
+def status() -> dict[str, Any]:
     """What is patched, what was skipped and why, shim errors so far, each fix's own state, the
     fix modules that could not be loaded (``failed``, with the reason), and the import plumbing
     (``imports``: the finder of old paths, the modules given a ``__getattr__``, the stand-ins)."""

@@ -101,7 +101,7 @@ def has_sync_trainer() -> bool:
     return _find_spec("verl.trainer.main_ppo_sync")
 
 
-def values() -> dict:
+def values() -> dict[str, bool]:
     """Every probe of the installed verl that takes no argument, by name (``verl-compat doctor``)."""
     return {
         "stop_profile_takes_run_command": stop_profile_takes_run_command(),
@@ -136,7 +136,7 @@ def verl_config_dir():
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(list(spec.submodule_search_locations)[0], "trainer", "config")
+    return Path(next(iter(spec.submodule_search_locations)), "trainer", "config")
 
 
 def trainer_class_for(config):

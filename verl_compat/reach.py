@@ -8,15 +8,18 @@ adds its own verdict on top (torch_memory: where a class makes the legacy call).
 
 from __future__ import annotations
 
+import types
+from typing import Any
+
 from . import probes, wrapping
 from .trainers import INIT, STOP, TRAINER_HOOKS_AT
 
 
-def _owner(cls, name: str):
+def _owner(cls: type, name: str) -> type | None:
     return next((base for base in cls.__mro__ if name in vars(base)), None)
 
 
-def method_reach(cls, name: str, fix: str) -> dict:
+def method_reach(cls: type, name: str, fix: str) -> dict[str, Any]:
     """Whether ``cls.<name>`` (its own or inherited) is wrapped by ``fix``: ``wrapped``, ``owner``
     (the class that defines it) and ``how`` in words (``"wrapped (inherited from RayPPOTrainer)"``)."""
     owner = _owner(cls, name)
@@ -46,7 +49,7 @@ def calls(cls, function, name: str, depth: int = 3) -> bool:
     return False
 
 
-def hooks_reach(cls, fix: str) -> dict:
+def hooks_reach(cls: type, fix: str) -> dict[str, dict[str, Any]]:
     """How ``fix``'s trainer hooks reach ``cls``, per method: ``__init__`` and ``_stop_profiling`` as
     :func:`method_reach` gives them (``__init__`` counted as wrapped where it calls a wrapped
     ``super().__init__``), and ``fit`` (its ``owner``, whether it reaches ``_stop_profiling``
@@ -58,11 +61,14 @@ def hooks_reach(cls, fix: str) -> dict:
             init["wrapped"] = True
             init["how"] += f"; calls super().__init__, so the wrapped {base.__name__}.__init__ runs"
     stop = method_reach(cls, STOP, fix)
-    if not stop["wrapped"] and stop["owner"] is not None:
-        if probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None:
-            stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"
+    if (
+        not stop["wrapped"]
+        and stop["owner"] is not None
+        and probes.stop_profiling_shape(vars(stop["owner"])[STOP]) is None
+    ):
+        stop["how"] += ": a coroutine or a signature verl-compat does not know, skipped"
     fit_owner = _owner(cls, "fit")
-    fit = {"owner": fit_owner, "calls_stop": True, "how": "absent"}
+    fit: dict[str, Any] = {"owner": fit_owner, "calls_stop": True, "how": "absent"}
     if fit_owner is not None:
         fit["calls_stop"] = calls(cls, vars(fit_owner)["fit"], STOP)
         where = "own" if fit_owner is cls else f"inherited from {fit_owner.__name__}"
@@ -70,12 +76,12 @@ def hooks_reach(cls, fix: str) -> dict:
     return {INIT: init, STOP: stop, "fit": fit}
 
 
-def needs(fix) -> tuple:
+def needs(fix: types.ModuleType) -> tuple[str, ...]:
     """The methods where ``fix`` (a fix module) has trainer hooks."""
     return tuple(m for m, hooks in TRAINER_HOOKS_AT.items() if any(callable(getattr(fix, h, None)) for h in hooks))
 
 
-def coverage(cls, fix: str, needs: tuple) -> dict:
+def coverage(cls: type, fix: str, needs: tuple[str, ...]) -> dict[str, Any]:
     """Whether ``fix``'s trainer hooks at the methods it ``needs`` (:func:`needs`) all run on
     ``cls`` (``served``, else ``why`` not), and how each method is reached, in words. An init-only
     fix is served where ``__init__`` is reached, whatever the step end does."""

@@ -16,14 +16,15 @@ import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
 # Each name is a package under verl_compat/fixes that fits :class:`Fix`. ``propagation`` fixes how
 # verl-compat reaches the Ray workers rather than a verl setting, and fits the contract exactly (it
-# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate`` runs the fixes' rules in this order, each on the text the previous
-# ones wrote, and the others read a config in the installed verl's keys.
+# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate``
+# runs the fixes' rules in this order, each on the text the previous ones wrote, and the others
+# read a config in the installed verl's keys.
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
     "verl_compat.fixes.old_imports",
@@ -31,6 +32,9 @@ FIX_MODULES = (
     "verl_compat.fixes.oom_snapshot",
     "verl_compat.fixes.propagation",
 )
+
+# A wrapt-style wrapper: ``wrapper(wrapped, instance, args, kwargs)`` -> what the call returns.
+Wrapper = Callable[[Callable[..., Any], Any, tuple[Any, ...], dict[str, Any]], Any]
 
 # The optional trainer hooks: the core runs them on every trainer class (verl_compat.trainers).
 TRAINER_HOOKS = ("on_trainer_init", "before_step", "after_step")
@@ -42,16 +46,16 @@ class Patch:
     where ``owner`` is given, on that object (a trainer subclass defined outside verl)."""
 
     path: str
-    wrapper: Callable
+    wrapper: Wrapper
     why: str = ""
-    owner: object = None
+    owner: type | None = None
 
 
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """What a fix wraps in one module, and what it leaves alone there and why (``path -> reason``)."""
 
-    patches: tuple = ()
+    patches: tuple[Patch, ...] = ()
     skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
@@ -113,7 +117,7 @@ class Fix(Protocol):
     """
 
     NAME: str
-    TARGETS: tuple
+    TARGETS: tuple[str, ...]
 
 
 # Every optional part of the contract, by name: the core finds them with getattr, so a misspelled
@@ -241,7 +245,7 @@ def is_looking() -> bool:
     return getattr(_looking, "on", False)
 
 
-def errors(fix: str) -> dict:
+def errors(fix: str) -> dict[str, int]:
     """``where -> count`` of the shim errors of ``fix`` so far."""
     with _lock:
         return {where: count for (name, where), count in _errors.items() if name == fix}

@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
+import types
+from typing import Any
 
 from . import probes, registry, wrapping
 
@@ -96,7 +98,7 @@ TRAINER_HOOKS_AT = {
 }
 
 
-def _wrapper(fix, method: str):
+def _wrapper(fix: types.ModuleType, method: str) -> registry.Wrapper:
     before, after = _BEFORE.get(method), _AFTER[method]
 
     def wrapper(wrapped, instance, args, kwargs):
@@ -121,10 +123,10 @@ def _wrapper(fix, method: str):
     return wrapper
 
 
-_wrappers: dict = {}
+_wrappers: dict[tuple[str, str], registry.Wrapper] = {}  # (fix, method) -> its wrapper
 
 
-def wrapper_for(fix, method: str):
+def wrapper_for(fix: types.ModuleType, method: str) -> registry.Wrapper:
     """The one wrapper of ``fix`` for ``method`` (identity is stable across activations)."""
     key = (fix.NAME, method)
     if key not in _wrappers:
@@ -144,9 +146,10 @@ def _is_ray_copy(cls) -> bool:
     return "__ray_actor_class__" in vars(cls) or cls.__name__.startswith("ActorClass(")
 
 
-def family(cls) -> list:
+def family(cls: type) -> list[type]:
     """``cls`` and every subclass of it defined so far (Ray's actor copies left out)."""
-    found, stack = {}, [cls]
+    found: dict[type, None] = {}  # ordered, no duplicates
+    stack = [cls]
     while stack:
         current = stack.pop()
         if isinstance(current, type) and current not in found and not _is_ray_copy(current):
@@ -155,9 +158,10 @@ def family(cls) -> list:
     return list(found)
 
 
-def _row_patches(cls, row: TrainerRow, fix) -> tuple:
+def _row_patches(cls: type, row: TrainerRow, fix: types.ModuleType) -> tuple[list[registry.Patch], dict[str, str]]:
     """For a listed verl class: its own ``__init__`` and ``_stop_profiling`` as the table says."""
-    patches, skipped = [], {}
+    patches: list[registry.Patch] = []
+    skipped: dict[str, str] = {}
     if row.init and probes.defines(cls, INIT) and _hooked(fix, INIT):
         patches.append(registry.Patch(f"{row.name}.{INIT}", wrapper_for(fix, INIT), "the config step"))
     stop = f"{row.name}.{STOP}"
@@ -172,7 +176,7 @@ def _row_patches(cls, row: TrainerRow, fix) -> tuple:
     return patches, skipped
 
 
-_said_unknown: set = set()
+_said_unknown: set[type] = set()
 
 
 def class_plan(cls, fix) -> registry.Plan:
@@ -197,7 +201,7 @@ def class_plan(cls, fix) -> registry.Plan:
     return registry.Plan(tuple(patches))
 
 
-def _rows_in(module) -> list:
+def _rows_in(module: types.ModuleType) -> list[TrainerRow]:
     return [row for row in TRAINERS if row.module == module.__name__]
 
 
@@ -221,7 +225,7 @@ def _is_listed(cls) -> bool:
 
 # --- subclasses defined later -------------------------------------------------------------------
 
-_watched: dict = {}  # listed class -> the __init_subclass__ set on it
+_watched: dict[type, classmethod[Any, ..., None]] = {}  # listed class -> the __init_subclass__ set on it
 
 
 def watch_subclasses(module) -> None:
@@ -236,7 +240,8 @@ def watch_subclasses(module) -> None:
             patch_class(subclass)
 
         hook = classmethod(__init_subclass__)
-        cls.__init_subclass__ = hook
+        # Set on the class on purpose (_unwatch_subclasses removes it); mypy forbids assigning a method.
+        cls.__init_subclass__ = hook  # type: ignore[method-assign,assignment]
         _watched[cls] = hook
 
 
@@ -249,7 +254,7 @@ def _unwatch_subclasses() -> None:
 
 # --- the fixes served ---------------------------------------------------------------------------
 
-_served: tuple = ()  # the active fixes with trainer hooks
+_served: tuple[types.ModuleType, ...] = ()  # the active fixes with trainer hooks
 
 
 def has_hooks(fix) -> bool:
@@ -289,9 +294,9 @@ def stop_serving() -> None:
         _unwatch_subclasses()
 
 
-def listed_classes() -> list:
+def listed_classes() -> list[type]:
     """The listed classes of every imported verl module, and all their subclasses."""
-    found = {}
+    found: dict[type, None] = {}  # ordered, no duplicates
     for row in TRAINERS:
         cls = getattr(sys.modules.get(row.module), row.name, None)
         if isinstance(cls, type):

@@ -53,8 +53,9 @@ class Applied:
         return f"{self.module}:{self.label}"
 
 
-_applied: dict = {}  # (fix, module, label[, owner class]) -> Applied
-_skipped: dict = {}  # (fix, module, label) -> reason
+_Key = tuple[str, str, str]  # (fix, module, label)
+_applied: dict[_Key | tuple[str, str, str, type], Applied] = {}  # (fix, module, label[, owner class]) -> Applied
+_skipped: dict[_Key, str] = {}  # (fix, module, label) -> reason
 
 
 def apply(fix: str, module_name: str, plan: registry.Plan, default_owner) -> None:
@@ -67,7 +68,9 @@ def apply(fix: str, module_name: str, plan: registry.Plan, default_owner) -> Non
             label = patch.path if patch.owner is None else f"{patch.owner.__qualname__}.{patch.path}"
             # A class given as owner is part of the key: two classes of one name (a class statement
             # run twice, in a function) are each patched.
-            key = (fix, module_name, label) if patch.owner is None else (fix, module_name, label, owner)
+            key: _Key | tuple[str, str, str, type] = (
+                (fix, module_name, label) if patch.owner is None else (fix, module_name, label, patch.owner)
+            )
             if key in _applied:
                 continue
             try:
@@ -80,7 +83,7 @@ def apply(fix: str, module_name: str, plan: registry.Plan, default_owner) -> Non
             _skipped.pop(key[:3], None)
 
 
-def _skip(key, reason: str) -> None:
+def _skip(key: _Key, reason: str) -> None:
     if _skipped.get(key) != reason:
         _skipped[key] = reason
         logger.info("verl-compat: %s skips %s.%s: %s", *key, reason)
@@ -96,14 +99,14 @@ def revert_all() -> None:
         _skipped.clear()
 
 
-def applied(fix: str | None = None) -> list:
+def applied(fix: str | None = None) -> list[Applied]:
     """The :class:`Applied` wrappers of ``fix`` (of every fix when None), in a stable order."""
     with lock:
         found = [entry for entry in _applied.values() if fix is None or entry.fix == fix]
     return sorted(found, key=lambda entry: entry.name)
 
 
-def skipped(fix: str) -> dict:
+def skipped(fix: str) -> dict[str, str]:
     """``"<module>:<path>" -> reason`` for what ``fix`` left alone."""
     with lock:
         return {f"{module}:{path}": reason for (name, module, path), reason in _skipped.items() if name == fix}

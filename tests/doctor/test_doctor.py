@@ -158,7 +158,7 @@ def runs(tmp_path_factory):
         "default_trainer": ({"VERL_USE_EXTERNAL_MODULES": "other_plugin, verl_compat"}, ["--json", LEGACY]),
     }
     result = run_python(DRIVER, json.dumps(list(runs.values())), drop=SHIM_SETTINGS)
-    outputs = dict(zip(runs, json.loads(result.stdout)))
+    outputs = dict(zip(runs, json.loads(result.stdout), strict=True))
     for output in outputs.values():
         with contextlib.suppress(json.JSONDecodeError):
             output["report"] = json.loads(output["stdout"])

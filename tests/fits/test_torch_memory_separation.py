@@ -137,7 +137,7 @@ def test_one_step_off_trainer(active, tmp_path, shim_warnings):
     from verl.trainer.ppo.ray_trainer import Role
     from verl.utils import hf_tokenizer
 
-    config = compose_config(LEGACY + ["actor_rollout_ref.hybrid_engine=False"], tmp_path)
+    config = compose_config([*LEGACY, "actor_rollout_ref.hybrid_engine=False"], tmp_path)
     verl_compat.deactivate()
     if active:
         verl_compat.activate()
@@ -180,7 +180,7 @@ def test_fully_async_trainer_through_the_launcher(tmp_path):
     Without the shim nothing edits the config and nothing drives the actor (the trainer's own
     profiling needs ``global_profiler.steps``), as the other trainers' baselines show."""
     path = os.pathsep.join([str(SUPPORT), str(LAUNCHER.parent)])
-    run = run_argv([LAUNCHER, tmp_path], env={"PYTHONPATH": path}, drop=SHIM_SETTINGS + ("RAY_",), timeout=600)
+    run = run_argv([LAUNCHER, tmp_path], env={"PYTHONPATH": path}, drop=(*SHIM_SETTINGS, "RAY_"), timeout=600)
     seen = json.loads((tmp_path / "probe.json").read_text())
 
     # Edited in the launcher, before the trainer's Ray actor exists; FullyAsyncTrainer's own __init__

@@ -210,7 +210,8 @@ for fix in fixes:
         except ImportError:
             pass
     status = verl_compat.status()["fixes"][fix.NAME]
-    log = [r.getMessage() for r in records if r.levelno >= logging.ERROR and f"fix '{fix.NAME}' failed" in r.getMessage()]
+    failed = f"fix '{fix.NAME}' failed"
+    log = [r.getMessage() for r in records if r.levelno >= logging.ERROR and failed in r.getMessage()]
     out[fix.__name__] = {"imported": imported, "patched": status["patched"], "errors": status["errors"], "log": log}
 print(json.dumps(out))
 """

@@ -79,7 +79,7 @@ def test_readme_links_work_off_github():
     relative = [link for link in links if not link.startswith("https://")]
     assert not relative, relative
     for link in links:
-        if link.startswith(f"{PROJECT}/blob/main/") or link.startswith(f"{PROJECT}/tree/main/"):
+        if link.startswith((f"{PROJECT}/blob/main/", f"{PROJECT}/tree/main/")):
             path = link.split("/main/", 1)[1].split("#", 1)[0]
             assert (REPO / path).exists(), link
     install = readme.index("pip install verl-compat")

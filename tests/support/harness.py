@@ -148,7 +148,8 @@ def _in_release(override: str) -> bool:
         return True
     parent, _, leaf = key.rpartition(".")
     node = OmegaConf.select(_release_defaults(), parent) if parent else _release_defaults()
-    return isinstance(node, DictConfig) and leaf in node.keys()  # `in node` is False for '???' values
+    # Not `leaf in node`: a DictConfig says False there for a '???' (missing) value; its keys() has it.
+    return isinstance(node, DictConfig) and leaf in node.keys()  # noqa: SIM118
 
 
 def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictConfig:

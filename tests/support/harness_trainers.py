@@ -38,7 +38,7 @@ TQ_OVERRIDES = [
 ]
 # 0.8.0's main_ppo_sync builds a critic from a config field that does not exist (critic_cfg.model_config,
 # a 0.8.0 bug at verl/trainer/main_ppo_sync.py:627): it runs only without a critic.
-SYNC_OVERRIDES = TQ_OVERRIDES + ["algorithm.adv_estimator=grpo"]
+SYNC_OVERRIDES = [*TQ_OVERRIDES, "algorithm.adv_estimator=grpo"]
 
 
 def compose_tq_config(overrides=(), workdir=None, sync=False) -> DictConfig:

@@ -84,29 +84,28 @@ def ray_start_cluster(root: Path):
         f"--dashboard-agent-grpc-port={agent_grpc}",
         f"--metrics-export-port={metrics}",
     ]
-    log = open(root / "ray-start.log", "w")
-    head = subprocess.Popen(
-        command,
-        cwd=root,
-        env=clean_env(RAY_AUTH_MODE="disabled"),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    address = f"127.0.0.1:{port}"
-    try:
-        _wait_for(cluster_python, address, root, head, root / "ray-start.log")
-        yield address, launcher_python
-    finally:
-        # SIGTERM, then SIGKILL: Ray's graceful shutdown of the group takes ~30 s and proves nothing here.
-        os.killpg(head.pid, signal.SIGTERM)
+    with open(root / "ray-start.log", "w") as log:
+        head = subprocess.Popen(
+            command,
+            cwd=root,
+            env=clean_env(RAY_AUTH_MODE="disabled"),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        address = f"127.0.0.1:{port}"
         try:
-            head.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(head.pid, signal.SIGKILL)
-            head.wait(timeout=60)
-        log.close()
-        shutil.rmtree(temp_dir, ignore_errors=True)
+            _wait_for(cluster_python, address, root, head, root / "ray-start.log")
+            yield address, launcher_python
+        finally:
+            # SIGTERM, then SIGKILL: Ray's graceful shutdown of the group takes ~30 s and proves nothing here.
+            os.killpg(head.pid, signal.SIGTERM)
+            try:
+                head.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(head.pid, signal.SIGKILL)
+                head.wait(timeout=60)
+            shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def _wait_for(python, address, cwd, head, log, timeout_s=180):

@@ -28,14 +28,17 @@ FAMILIES = {
         "diffusion_trainer",
         "diffusion.ray_diffusion_trainer",
         "DirectPreferenceRayTrainer",
-        _DPO_OFFLINE + ["actor_rollout_ref.actor.diffusion_loss.loss_mode=dpo"],
+        [*_DPO_OFFLINE, "actor_rollout_ref.actor.diffusion_loss.loss_mode=dpo"],
     ),
     "omni_direct_preference": (
         "omni_trainer",
         "omni.ray_omni_trainer",
         "OmniDirectPreferenceRayTrainer",
-        _DPO_OFFLINE
-        + ["actor_rollout_ref.model.model_type=omni_model", "actor_rollout_ref.actor.omni_loss.loss_mode=dpo"],
+        [
+            *_DPO_OFFLINE,
+            "actor_rollout_ref.model.model_type=omni_model",
+            "actor_rollout_ref.actor.omni_loss.loss_mode=dpo",
+        ],
     ),
     # verl's v1 PPOTrainerSync with verl-omni's tokenizer loading; run_omni's default (v1) path.
     "omni_ppo_sync": ("omni_trainer", "omni.ray_omni_trainer", "OmniPPOTrainerSync", ["trainer.use_v1=True"]),

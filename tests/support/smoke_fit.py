@@ -57,7 +57,7 @@ def describe(call: dict) -> str:
 def fit(root: Path, name: str, overrides: list[str], actor: str | None = None) -> harness.FitResult:
     """One fit in ``root/name``; ``actor=None`` means through run_ppo + CPUTaskRunner."""
     workdir = root / name
-    config = harness.compose_config(overrides + [f"global_profiler.save_path={workdir / 'prof'}"], workdir)
+    config = harness.compose_config([*overrides, f"global_profiler.save_path={workdir / 'prof'}"], workdir)
     result = harness.run_fit(config, actor=actor) if actor else harness.run_ppo_fit(config)
     print(
         f"\n=== ({name}) {'run_ppo' if actor is None else actor + ' actor'}: {result.wall_s:.1f} s, "

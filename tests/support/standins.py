@@ -259,7 +259,7 @@ class EngineStyleActor(_StandInWorker):
         response_mask = torch.zeros_like(responses)
         for i, (ids, mask) in enumerate(zip(prompt_ids, prompt_mask, strict=True)):
             answer = answer_for(tokenizer.decode(ids[mask.bool()].tolist()))
-            row = tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False) + [tokenizer.eos_token_id]
+            row = [*tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False), tokenizer.eos_token_id]
             responses[i, : len(row)], response_mask[i, : len(row)] = torch.tensor(row[:r_len]), 1
         attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
         tensors = {
@@ -308,10 +308,8 @@ class StubCriticWorker(_StandInWorker):
 
     def __init__(self, config):
         Worker.__init__(self)
-        if hasattr(config, "profiler_config"):  # TrainingWorkerConfig
-            profiler_cfg = config.profiler_config
-        else:
-            profiler_cfg = config.get("profiler", None)
+        # A TrainingWorkerConfig has profiler_config.
+        profiler_cfg = config.profiler_config if hasattr(config, "profiler_config") else config.get("profiler", None)
         DistProfilerExtension.__init__(self, _dist_profiler(self.rank, profiler_cfg))
         self._register_dispatch_collect_info("critic", dp_rank=self.rank, is_collect=True)
         self._register_dispatch_collect_info("train", dp_rank=self.rank, is_collect=True)
@@ -397,7 +395,7 @@ class StubAgentLoopManager:
             text = tok.apply_chat_template(list(messages), add_generation_prompt=True, tokenize=False)
             answer = int(reward_model["ground_truth"]) + extra_info["index"] % 2
             prompt_ids.append(self._encode(text)[-p_len:])
-            response_ids.append((self._encode(f"the answer is #### {answer}") + [tok.eos_token_id])[:r_len])
+            response_ids.append([*self._encode(f"the answer is #### {answer}"), tok.eos_token_id][:r_len])
 
         def pad(rows, length, left):
             ids = torch.full((len(rows), length), tok.pad_token_id, dtype=torch.long)
@@ -534,8 +532,8 @@ class TinyGSM8K(Dataset):
 
     SIZE = 8
     # Every word of the rows, of the harness's chat template and of the stand-in's answers.
-    VOCAB = ["<pad>", "<unk>", "<s>", "</s>", "user", "assistant", ":", "what", "is", "plus", "?"]
-    VOCAB += ["the", "answer", "####"] + [str(n) for n in range(100)]
+    VOCAB = ("<pad>", "<unk>", "<s>", "</s>", "user", "assistant", ":", "what", "is", "plus", "?")
+    VOCAB += ("the", "answer", "####", *(str(n) for n in range(100)))
 
     def __init__(self, data_files=None, tokenizer=None, processor=None, config=None, max_samples=-1, **kwargs):
         self.size = self.SIZE if max_samples is None or max_samples < 0 else min(self.SIZE, max_samples)

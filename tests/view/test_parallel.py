@@ -71,7 +71,7 @@ def test_a_reader_that_dies_is_named_and_the_others_are_read(run_dir):
     files, _ = snapshot_files.find(run_dir)
     outcomes = parallel.read_all(files, 2, read=dies_on_one_file)
     expected = parallel.read_all(files, 1)
-    for file, outcome, alone in zip(files, outcomes, expected):
+    for file, outcome, alone in zip(files, outcomes, expected, strict=True):
         if (file.step, file.rank) == DIES_ON:
             assert outcome == parallel.DIED
         else:

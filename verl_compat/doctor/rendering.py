@@ -76,7 +76,7 @@ def _section(title: str, rows: list[Row]) -> list[str]:
         values = value if isinstance(value, list) else [value]
         for i, text in enumerate(values or ["-"]):
             lines.append(f"  {(key if i == 0 else ''):<{width}}  {text}")
-    return lines + [""]
+    return [*lines, ""]
 
 
 def _yes(flag: object) -> str:

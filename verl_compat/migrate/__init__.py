@@ -3,8 +3,9 @@
 The shim keeps a legacy config working only while it is installed; migrating is how a user stops
 needing it. migrate knows no key itself: each fix supplies rewrite rules (its ``migrate_rules``
 module, :mod:`verl_compat.migration` has the contract, :mod:`.rules` finds them), and migrate's
-engines read launch scripts (:mod:`.shell`, with :mod:`.shell_syntax`), YAML configs (:mod:`.yaml_config`) and Markdown pages
-(:mod:`.markdown`) into configurations, ask the rules for edits (:mod:`.rulebook`) and apply them.
+engines read launch scripts (:mod:`.shell`, with :mod:`.shell_syntax`), YAML configs
+(:mod:`.yaml_config`) and Markdown pages (:mod:`.markdown`) into configurations, ask the rules for
+edits (:mod:`.rulebook`) and apply them.
 
 A configuration is what one launch can receive: a command of a launch script with the bash arrays
 it expands (one configuration per combination of the ``if``/``case`` arms those arrays are set in),

@@ -58,7 +58,7 @@ def _rule_list() -> str:
     return "\n".join(rows)
 
 
-def _step_list(text: str) -> list:
+def _step_list(text: str) -> list[int]:
     try:
         steps = [int(step) for step in text.strip().removeprefix("[").removesuffix("]").split(",")]
     except ValueError:
@@ -98,7 +98,7 @@ def run(args) -> int:
         print(f"verl-compat migrate: {error}", file=sys.stderr)
         return 2
     status, counts = 0, {"migrated": 0, "unchanged": 0, "refused": 0}
-    for path in [found for path in args.paths for found in (files.walk(path) if path.is_dir() else [path])]:
+    for path in [found for given in args.paths for found in (files.walk(given) if given.is_dir() else [given])]:
         try:
             raw, old = files.read(path)
             new = migrate(old, files.kind_of(path, old), args.steps)

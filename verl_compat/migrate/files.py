@@ -57,7 +57,7 @@ def _shebang(path: Path) -> bool:
     return line.startswith("#!") and kind_of(path, line + "\n") == "shell"
 
 
-def read(path: Path) -> tuple:
+def read(path: Path) -> tuple[str, str]:
     """``(raw, text)``: the file decoded (bytes that are not UTF-8 kept as surrogates), and the same
     with ``\\r\\n`` as ``\\n``, which the engines edit."""
     raw = path.read_bytes().decode("utf-8", "surrogateescape")
@@ -74,7 +74,7 @@ def restore(raw: str, text: str, new: str) -> str:
     common = max(set(endings), key=endings.count)
     out = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
         for offset, j in enumerate(range(j1, j2)):
             i = i1 + offset if tag == "equal" else i1 if i1 < len(endings) else i1 - 1
             ending = endings[i] if 0 <= i < len(endings) else common
@@ -98,13 +98,13 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def diff(path: Path, text: str, new: str) -> list:
+def diff(path: Path, text: str, new: str) -> list[str]:
     """A unified diff with git's ``a/`` and ``b/`` headers (``a/tmp/x.sh`` for ``/tmp/x.sh``)."""
     name = path.as_posix().lstrip("/")
     return list(difflib.unified_diff(_diff_lines(text), _diff_lines(new), f"a/{name}", f"b/{name}"))
 
 
-def _diff_lines(text: str) -> list:
+def _diff_lines(text: str) -> list[str]:
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     lines = text.splitlines(True)
     if lines and not lines[-1].endswith("\n"):

@@ -21,12 +21,14 @@ import importlib
 import importlib.util
 import re
 import threading
+from collections.abc import Iterable
+from typing import Any
 
 from .. import registry
-from ..migration import Options, Refusal, Setting
+from ..migration import Edit, Options, Refusal, Rule, Setting
 
 
-def fix_modules() -> tuple:
+def fix_modules() -> tuple[str, ...]:
     """The fix modules of the registry, in its order: the one place migrate reads it."""
     return registry.FIX_MODULES
 
@@ -36,9 +38,9 @@ class RulesError(Exception):
 
 
 @functools.cache
-def rules() -> tuple:
+def rules() -> tuple[Rule, ...]:
     """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
-    found = []
+    found: list[Rule] = []
     for module in fix_modules():
         name = f"{module}.migrate_rules"
         try:
@@ -50,9 +52,9 @@ def rules() -> tuple:
 
 
 @functools.cache
-def defaults() -> dict:
+def defaults() -> dict[str, str]:
     """verl's schema values of the keys the rules read (``Rule.defaults``), all rules together."""
-    merged = {}
+    merged: dict[str, str] = {}
     for rule in rules():
         merged.update(rule.defaults)
     return merged
@@ -69,17 +71,17 @@ class Found:
     key: str
     value: object
     known: bool  # False when only the shell or an OmegaConf resolver knows the value
-    lines: list
-    places: list
-    others: list = dataclasses.field(default_factory=list)  # (value, known, line) it is also set to
-    shell_values: tuple = ()
+    lines: list[int]
+    places: list[Any]  # where the engine edits it: a shell word, a YAML node
+    others: list[tuple[object, bool, int]] = dataclasses.field(default_factory=list)  # (value, known, line) also set
+    shell_values: tuple[tuple[str, int | None], ...] = ()
 
     def setting(self) -> Setting:
         others = tuple((value, known) for value, known, _ in self.others)
         return Setting(self.key, self.value, self.known, tuple(self.lines), others, self.shell_values)
 
 
-def add(found: dict, key: str, value, known: bool, line: int, place, shell_values=()) -> None:
+def add(found: dict[str, Found], key: str, value, known: bool, line: int, place, shell_values=()) -> None:
     """Record that the configuration sets ``key`` at ``place``; verl's schema value is not a setting."""
     schema = defaults()
     if key in schema and schema[key] == value:
@@ -109,7 +111,7 @@ def pass_of(rule):
         _pass.rules = None
 
 
-def active() -> tuple:
+def active() -> tuple[Rule, ...]:
     """The rules of the current pass (every rule outside :func:`pass_of`)."""
     return getattr(_pass, "rules", None) or rules()
 
@@ -118,13 +120,13 @@ def active() -> tuple:
 class _Index:
     """What the rules of a pass read, in the shapes the engines ask for it."""
 
-    keys: frozenset  # exact keys
-    subtrees: tuple  # subtree paths, each with its trailing dot
-    paths: frozenset  # every proper prefix of a key or a subtree path: mappings on the way to one
+    keys: frozenset[str]  # exact keys
+    subtrees: tuple[str, ...]  # subtree paths, each with its trailing dot
+    paths: frozenset[str]  # every proper prefix of a key or a subtree path: mappings on the way to one
 
 
 @functools.cache
-def _index(chosen: tuple) -> _Index:
+def _index(chosen: tuple[Rule, ...]) -> _Index:
     keys = frozenset(key for rule in chosen for key in rule.keys)
     subtrees = tuple(f"{path}." for rule in chosen for path in rule.subtrees)
     paths = frozenset(
@@ -136,7 +138,7 @@ def _index(chosen: tuple) -> _Index:
     return _Index(keys, subtrees, paths)
 
 
-def keys() -> frozenset:
+def keys() -> frozenset[str]:
     """Every key the pass's rules read exactly (see :func:`reads` for subtrees)."""
     return _index(active()).keys
 
@@ -155,7 +157,7 @@ def on_path(key: str) -> bool:
     return key in index.paths or f"{key}.".startswith(index.subtrees)
 
 
-def needles() -> tuple:
+def needles() -> tuple[str, ...]:
     """Strings of which a word holding a key the pass's rules read contains one."""
     index = _index(active())
     return (*index.keys, *(path[:-1] for path in index.subtrees))
@@ -166,10 +168,10 @@ def mentioned(text: str) -> bool:
     return any(mention in text for rule in active() for mention in rule.mentions)
 
 
-def edits(found: dict, options: Options) -> list:
+def edits(found: dict[str, Found], options: Options) -> list[Edit]:
     """The edits of every rule of the pass concerned by the configuration ``found`` (key -> :class:`Found`)."""
     settings = {key: setting.setting() for key, setting in found.items()}
-    edits = []
+    edits: list[Edit] = []
     for rule in active():
         own = {key: setting for key, setting in settings.items() if reads(key, rule)}
         if not rule.concerns(own):
@@ -191,6 +193,6 @@ def edits(found: dict, options: Options) -> list:
     return edits
 
 
-def ignored(text_lines: set, lines) -> bool:
+def ignored(text_lines: set[int], lines: Iterable[int]) -> bool:
     """Whether the marker is on one of ``lines`` or right above it (``text_lines``: the marked lines)."""
     return any(line in text_lines or line - 1 in text_lines for line in lines)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 
-from ..migration import Delete, Refusal, Rename
+from ..migration import Delete, Edit, Refusal, Rename
 from . import rulebook, shell_syntax
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
 
@@ -29,11 +30,13 @@ class _Launch:
     line: int  # the line of the command that launches it
 
 
-def _same_launch(arms: tuple, fixed: dict) -> bool:
+def _same_launch(arms: shell_syntax.Arms, fixed: dict[int, int | None]) -> bool:
     return all(fixed.get(block, arm) == arm for block, arm in arms)
 
 
-def _launches(text: str, overrides: list, words: list) -> list:
+def _launches(
+    text: str, overrides: list[tuple[shell_syntax.Word, _Override]], words: list[shell_syntax.Word]
+) -> list[_Launch]:
     """One launch per command with overrides of the rules' keys, its own or in the bash arrays it expands
     (``"${NAME[@]}"``, through arrays of arrays); where those arrays are set in several arms of an
     ``if`` or ``case``, one launch per combination of arms. Arrays no command expands form one
@@ -75,7 +78,9 @@ def _launches(text: str, overrides: list, words: list) -> list:
 _MAX_COMBINATIONS = 256
 
 
-def _arm_combinations(members: list, fixed: dict, line: int) -> list:
+def _arm_combinations(
+    members: list[tuple[shell_syntax.Word, _Override]], fixed: dict[int, int | None], line: int
+) -> list[_Launch]:
     members = [item for item in members if _same_launch(item[0].arms, fixed)]
     choices = {}
     for word, _ in members:
@@ -113,14 +118,14 @@ class _Override:
     known: bool  # False where only the shell (or an interpolation) knows the value
 
 
-def _shell_values(text: str, words: list, value_text: str) -> tuple:
+def _shell_values(text: str, words: list[shell_syntax.Word], value_text: str) -> tuple[tuple[str, int | None], ...]:
     """For a value that is one shell variable, the ``(literal, line)`` pairs the script assigns it
     (``NAME=value``) or defaults it to (``${NAME:-value}``)."""
     match = _VARIABLE.fullmatch(value_text)
     if not match:
         return ()
     name = match.group(1) or match.group(2)
-    values = [(match.group(3), None)] if match.group(3) is not None else []
+    values: list[tuple[str, int | None]] = [(match.group(3), None)] if match.group(3) is not None else []
     for word in words:
         assignment = _ASSIGNMENT.fullmatch(word.text)
         if assignment and assignment.group(1) == name:
@@ -269,7 +274,7 @@ def _overrides(text: str, script: shell_syntax.Script) -> list[tuple[shell_synta
     return overrides
 
 
-def _configurations(text: str) -> list:
+def _configurations(text: str) -> list[tuple[dict[str, rulebook.Found], int]]:
     """The configurations of a script as ``found`` settings (key -> :class:`rulebook.Found`), each
     with the line of the command that launches it, except those marked ``# verl-compat: ignore``."""
     script = shell_syntax.read(text)
@@ -327,7 +332,7 @@ def _renamed(override: str, key: str, new_key: str, added: bool = False) -> str:
     return override[:at] + plus + new_key + override[override.index(key) + len(key) :]
 
 
-def _edits(text: str, found: dict, edits: list) -> list:
+def _edits(text: str, found: dict[str, rulebook.Found], edits: list[Edit]) -> list[tuple[int, int, str]]:
     """The text edits that apply the rules' :class:`Set`/:class:`Rename`/:class:`Delete` to the words."""
     new, lower = {}, lower_booleans(text)  # new: word start -> (word, the overrides that replace it)
 
@@ -386,10 +391,10 @@ def migrate_script(text: str, options) -> str:
                     "these launches expand the same bash array but need different edits: migrate them by hand",
                 )
     spans = sorted(edits)
-    for (start, end), (next_start, _) in zip(spans, spans[1:]):
+    for (start, end), (next_start, next_end) in itertools.pairwise(spans):
         if next_start < end:
             raise Refusal(
-                [line_of(text, start), edits[(start, end)][1], edits[(next_start, _)][1]],
+                [line_of(text, start), edits[(start, end)][1], edits[(next_start, next_end)][1]],
                 "these launches expand the same bash array but need different edits: migrate them by hand",
             )
     return splice(text, [(start, end, replacement) for (start, end), (replacement, _) in edits.items()])

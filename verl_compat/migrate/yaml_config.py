@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
-from ..migration import Refusal, Rename, Set
+from ..migration import Edit, Refusal, Rename, Set
 from . import rulebook
 from .files import Unreadable
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
+
+Node = Any  # a ruamel.yaml node (untyped)
+Change = tuple[int, int, str]  # (start, end, replacement)
+Parents = dict[str, tuple[Node, Node, Node]]  # path -> (key node, mapping, parent mapping)
 
 
 def migrate_yaml(text: str, options) -> str:
@@ -33,7 +38,7 @@ def migrate_yaml(text: str, options) -> str:
     return text if new == padded else new
 
 
-def _read(text: str) -> tuple:
+def _read(text: str) -> tuple[dict[str, rulebook.Found], dict[str, Node], Parents]:
     """The settings of the rules' keys, the mappings on their paths and the entry holding each of
     those mappings (``path -> (key node, mapping, parent mapping)``), with the nodes' positions."""
     root, construct = _compose(text)
@@ -138,7 +143,7 @@ def _tagged(text: str, node) -> bool:
     return _TAGGED.match(text, node.start_mark.index) is not None
 
 
-def _value_edit(text: str, key_node, value_node, new: str, through: str = "") -> tuple:
+def _value_edit(text: str, key_node: Node, value_node: Node, new: str, through: str = "") -> Change:
     """The edit that writes ``new`` as the value (and over the ``through`` that follows it)."""
     start, end = value_node.start_mark.index, value_node.end_mark.index
     if end == start:  # `key:` with nothing after it
@@ -150,7 +155,9 @@ def _value_edit(text: str, key_node, value_node, new: str, through: str = "") ->
     return start, end + len(through), new
 
 
-def _apply(text: str, found: dict, mappings: dict, parents: dict, edits: list) -> str:
+def _apply(
+    text: str, found: dict[str, rulebook.Found], mappings: dict[str, Node], parents: Parents, edits: list[Edit]
+) -> str:
     # fresh: a new key -> (comment lines, value text, inline comment)
     changes, fresh, lower, defaults = [], {}, lower_booleans(text), rulebook.defaults()
     removed = {}  # the path of a mapping -> the changes that remove its entries
@@ -201,13 +208,20 @@ def _place(found: dict[str, rulebook.Found], key: str) -> tuple[object, object, 
     return key_node, value_node, mapping
 
 
-def _insertion_path(key: str, mappings: dict) -> str:
+def _insertion_path(key: str, mappings: dict[str, Node]) -> str:
     """The deepest mapping on the path of a new ``key`` that exists: it goes there."""
     parts = key.split(".")
     return ".".join(parts[: max(d for d in range(len(parts)) if ".".join(parts[:d]) in mappings)])
 
 
-def _without_emptied(text: str, changes: list, mappings: dict, parents: dict, removed: dict, receiving: set) -> list:
+def _without_emptied(
+    text: str,
+    changes: list[Change],
+    mappings: dict[str, Node],
+    parents: Parents,
+    removed: dict[str, list[Change]],
+    receiving: set[str],
+) -> list[Change]:
     """``changes`` where a mapping that loses every entry goes whole (its own entry removed, up the
     path while the parent empties too): ``critic: {model: {fsdp_config: {}}}`` left behind would
     set keys verl no longer has."""
@@ -218,7 +232,9 @@ def _without_emptied(text: str, changes: list, mappings: dict, parents: dict, re
     return changes
 
 
-def _remove_whole(text: str, changes: list, path: str, parents: dict, removed: dict) -> list:
+def _remove_whole(
+    text: str, changes: list[Change], path: str, parents: Parents, removed: dict[str, list[Change]]
+) -> list[Change]:
     key_node, value_node, _ = parents[path]
     start = text.rfind("\n", 0, key_node.start_mark.index) + 1
     whole = (start, _yaml_entry_end(text, key_node, value_node), "")
@@ -245,7 +261,7 @@ def _block_mapping(node, path: str):
     return node
 
 
-def _comments_above(text: str, start: int) -> tuple:
+def _comments_above(text: str, start: int) -> tuple[int, list[str]]:
     """Where the full-line comments right above the line at ``start`` begin, and their texts."""
     comments = []
     while start:
@@ -264,7 +280,7 @@ def _inline_comment(text: str, value_node) -> str:
     return rest.rstrip() if rest.lstrip().startswith("#") else ""
 
 
-def _yaml_inserts(text: str, mappings: dict, fresh: dict) -> list:
+def _yaml_inserts(text: str, mappings: dict[str, Node], fresh: dict[str, tuple[list[str], str, str]]) -> list[Change]:
     """Edits that add the new keys after the last entry of the deepest mapping on their path that
     exists, creating the rest as nested block mappings (the deeper first where two meet)."""
     trees = {}

@@ -274,7 +274,7 @@ class Page:
 
     def data(self) -> dict[str, Any]:
         snapshots = []
-        for (row, rank), i in self.ids.items():
+        for row, rank in self.ids:
             s = self.run.cells[(row, rank)]
             previous = self.run.previous(row, rank)
             snapshots.append(

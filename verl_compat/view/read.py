@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
+from typing import Any
 
 
 class SnapshotError(Exception):
@@ -30,7 +31,7 @@ class SnapshotUnpickler(pickle.Unpickler):
         raise SnapshotError("not a memory snapshot: the pickle holds a persistent reference")
 
 
-def load(path: Path) -> dict:
+def load(path: Path) -> dict[str, Any]:
     """The snapshot dict in ``path``; :class:`SnapshotError` for anything else."""
     try:
         with open(path, "rb") as f:

@@ -52,7 +52,8 @@ class Run:
         return len(self.cells) + len(self.ooms)
 
     def __post_init__(self) -> None:
-        self._row_before = dict(zip(self.rows[1:], self.rows))
+        # Each row but the first, mapped to the row before it (rows[1:] is one shorter on purpose).
+        self._row_before = dict(zip(self.rows[1:], self.rows, strict=False))
 
     def row_before(self, row: str) -> str | None:
         return self._row_before.get(row)
@@ -78,7 +79,7 @@ def collect(save_path: Path, progress: Progress | None = None, jobs: int = 1) ->
     bad: list[tuple[Path, str]] = []
     replaced: list[tuple[Path, Path]] = []
     rows: dict[str, tuple[int, int, int, str]] = {}
-    for file, summary in zip(files, read_all(files, jobs, progress)):
+    for file, summary in zip(files, read_all(files, jobs, progress), strict=True):
         if isinstance(summary, str):
             bad.append((file.path, summary))
             continue

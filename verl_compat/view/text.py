@@ -91,8 +91,8 @@ def table(run: Run) -> list[str]:
     label_width = max(len(row) for row in run.rows)
     header = f"  {'':{label_width}}  " + "  ".join(f"{f'rank {rank}':>{width}}" for rank in run.ranks)
     out = [header]
-    for row in run.rows:
-        out.append(
-            f"  {row:{label_width}}  " + "  ".join(f"{cells.get((row, rank), '-'):>{width}}" for rank in run.ranks)
-        )
+    out.extend(
+        f"  {row:{label_width}}  " + "  ".join(f"{cells.get((row, rank), '-'):>{width}}" for rank in run.ranks)
+        for row in run.rows
+    )
     return out

@@ -9,6 +9,7 @@ The old keys are a 0.7-era script's; on the installed release each is checked fi
 import argparse
 import json
 import os
+import re
 import textwrap
 
 import pytest
@@ -144,7 +145,7 @@ def test_compose_api_translates_and_the_switch_turns_the_stop_into_a_warning(shi
 
 
 def test_compose_api_conflicting_old_and_new_is_an_error(shim):
-    with pytest.raises(ConfigCompositionException, match="conflicts with critic.fsdp.param_offload=False"):
+    with pytest.raises(ConfigCompositionException, match=re.escape("conflicts with critic.fsdp.param_offload=False")):
         verl_compose([f"{RENAMED}=True", "critic.fsdp.param_offload=False"])
     assert verl_compose([f"{RENAMED}=True", "critic.fsdp.param_offload=True"]).critic.fsdp.param_offload
 

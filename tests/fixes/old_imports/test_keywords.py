@@ -59,7 +59,7 @@ def test_reward_fn_of_verls_own_is_dropped_with_one_warning(shim, shim_warnings)
 
 
 def test_a_reward_fn_of_the_users_own_is_said_to_be_unused(shim, shim_warnings):
-    trainer, found = needs(shim, "verl.trainer.ppo.ray_trainer:RayPPOTrainer", "reward_fn")
+    trainer, _ = needs(shim, "verl.trainer.ppo.ray_trainer:RayPPOTrainer", "reward_fn")
     with pytest.raises(AttributeError, match="actor_rollout_ref"):
         trainer(None, None, {}, None, reward_fn=my_reward, val_reward_fn=VerlsOwnRewardManager())
     said = shim_warnings()

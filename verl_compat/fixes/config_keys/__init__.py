@@ -12,6 +12,8 @@ before any worker starts when a key asks for what this verl cannot do
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import registry
 from . import findings
 
@@ -26,14 +28,14 @@ def patches(module):
     return compose.plan(module)
 
 
-def describe(config) -> dict:
+def describe(config) -> dict[str, Any]:
     """Each old key of the config doctor composed, and what the launch does with it."""
     from . import report  # the table, read only when doctor asks
 
     return report.describe(findings.findings_for(config))
 
 
-def state() -> dict:
+def state() -> dict[str, dict[str, str]]:
     """The old keys met in this process and what each became."""
     return findings.state()
 

@@ -28,6 +28,8 @@ import dataclasses
 import os
 import sysconfig
 import threading
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
@@ -35,6 +37,9 @@ from hydra.errors import ConfigCompositionException
 from ... import deprecation, registry
 from ...registry import Patch, Plan, guard, is_looking
 from . import findings, table, translate
+
+if TYPE_CHECKING:
+    from hydra.core.override_parser.types import Override
 
 NAME = registry.fix_name(__name__)
 _HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
@@ -49,13 +54,13 @@ class RemovedConfigKeysError(ConfigCompositionException):
 @dataclasses.dataclass
 class _Session:
     verl: bool = False
-    findings: list = dataclasses.field(default_factory=list)
+    findings: list[translate.Finding] = dataclasses.field(default_factory=list)
 
 
 _local = threading.local()
 
 
-def _stack() -> list:
+def _stack() -> list[_Session]:
     stack = getattr(_local, "stack", None)
     if stack is None:
         stack = _local.stack = []
@@ -172,11 +177,11 @@ def apply_overrides(wrapped, instance, args, kwargs):
     return wrapped(*args, **kwargs)
 
 
-def _reparsed(parsed, lines) -> list:
+def _reparsed(parsed: Iterable[Override], lines: Sequence[str]) -> list[Override]:
     """``lines`` as Hydra ``Override`` objects: those already parsed kept, the new ones parsed."""
     known = {override.input_line: override for override in parsed}
     new = [line for line in lines if line not in known]
-    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new)))
+    known.update(zip(new, OverridesParser.create().parse_overrides(overrides=new), strict=True))
     return [known[line] for line in lines]
 
 
@@ -209,7 +214,7 @@ def _is_users(source: str) -> bool:
     return not any(path.startswith(os.path.normpath(site) + os.sep) for site in _installed_package_dirs())
 
 
-def _installed_package_dirs() -> tuple:
+def _installed_package_dirs() -> tuple[str, ...]:
     return tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})
 
 

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ... import _version, probes
-from ...migration import Delete, Refusal, Rename, Rule, Set, Setting
+from ...migration import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
 from . import installed, translate
 from .table import ROWS
 
@@ -92,7 +92,7 @@ def _walk_keys(node, prefix: str, paths: set[str], free_form: set[str]) -> None:
         return
     if prefix and not node.keys():
         free_form.add(prefix[:-1])
-    for key in node.keys():
+    for key in node:
         paths.add(f"{prefix}{key}")
         _walk_keys(node._get_node(key), f"{prefix}{key}.", paths, free_form)
 
@@ -106,7 +106,9 @@ class _OldPathInYaml:
     alias as a value) is parsed."""
 
     _last_parts = re.compile(
-        r"^[ \t]*['\"]?(?:%s)['\"]?[ \t]*:" % "|".join(sorted({re.escape(row.old.rpartition(".")[2]) for row in ROWS})),
+        r"^[ \t]*['\"]?(?:{})['\"]?[ \t]*:".format(
+            "|".join(sorted({re.escape(row.old.rpartition(".")[2]) for row in ROWS}))
+        ),
         re.MULTILINE,
     )
     _flow = re.compile(r"\{(?<!\$\{)[ \t]*[^\s}]")  # ``{a: 1}``, not ``${oc.select:…}``
@@ -155,8 +157,7 @@ class _OldKeyInText:
 
     _dotted = re.compile(r"(?<![\w.$])\+{0,2}([A-Za-z_][\w-]*(?:\.[\w-]+)+)[\"']?[ \t]*=")
     _options = re.compile(
-        r"(?<![\w.$])(%s)=[\"']?(%s)(?![\w-])"
-        % (
+        r"(?<![\w.$])({})=[\"']?({})(?![\w-])".format(
             "|".join(re.escape(group) for group in sorted(set(_GROUPS), key=len, reverse=True)),
             "|".join(re.escape(str(option)) for row in ROWS if row.group for option, _ in row.values) or "(?!)",
         )
@@ -205,7 +206,7 @@ class OldKeysToInstalledVerl(Rule):
         probe = _probe()
         return probe is None or any(_lacks(key, old[key], probe) for key in old)
 
-    def edits(self, settings: dict, options) -> list:
+    def edits(self, settings: dict[str, Setting], options: Options) -> list[Edit]:
         probe = _probe()
         old = _old(settings)
         if probe is None:
@@ -216,7 +217,7 @@ class OldKeysToInstalledVerl(Rule):
             )
         own = {key: [] if _is_binding(key) else _edits(key, setting, settings, probe) for key, setting in old.items()}
         emptied = {edit.key.rpartition(".")[0] for edits in own.values() for edit in edits if not isinstance(edit, Set)}
-        edits = []  # in the file's order: a binding stays first in the mapping it moves with
+        edits: list[Edit] = []  # in the file's order: a binding stays first in the mapping it moves with
         for key in old:
             if _is_binding(key) and key.rpartition(".")[0] in emptied:
                 edits += _binding_edits(key, settings, probe)
@@ -242,7 +243,7 @@ def _binding_edits(key: str, settings: dict[str, Setting], probe: _InstalledKeys
     return [Delete(key)] if new_key in settings else [Rename(key, new_key, added=not probe.has_key(new_key))]
 
 
-def _old(settings: dict) -> dict:
+def _old(settings: dict[str, Setting]) -> dict[str, Setting]:
     """The settings of keys a row names (an old path, or a key under one) and of config groups."""
     return {key: s for key, s in settings.items() if key in _GROUPS or translate.row_for(key, _KEY_ROWS) is not None}
 
@@ -254,7 +255,7 @@ def _lacks(key: str, setting, probe) -> bool:
     return translate.applies(translate.row_for(key, _KEY_ROWS), probe, ROWS)
 
 
-def _edits(key: str, setting, settings: dict, probe) -> list:
+def _edits(key: str, setting: Setting, settings: dict[str, Setting], probe) -> list[Edit]:
     if key in _GROUPS:
         return _group_edits(key, setting, probe)
     row = translate.row_for(key, _KEY_ROWS)
@@ -286,18 +287,22 @@ def _edits(key: str, setting, settings: dict, probe) -> list:
     return [Rename(key, new_key, added=added)]
 
 
-def _group_edits(group: str, setting, probe) -> list:
+def _group_edits(group: str, setting: Setting, probe) -> list[Edit]:
     for row in ROWS:
-        if row.group and row.old == group and setting.known:
-            if any(translate.same_value(option, str(setting.value)) for option, _ in row.values):
-                if probe.has_option(group, str(setting.value)):
-                    return []
-                if row.kind == "removed":
-                    raise Refusal(
-                        setting.lines,
-                        f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.why}",
-                    )
-                return [Set(group, translate.mapped_value(row, str(setting.value), setting.value))]
+        if (
+            row.group
+            and row.old == group
+            and setting.known
+            and any(translate.same_value(option, str(setting.value)) for option, _ in row.values)
+        ):
+            if probe.has_option(group, str(setting.value)):
+                return []
+            if row.kind == "removed":
+                raise Refusal(
+                    setting.lines,
+                    f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.why}",
+                )
+            return [Set(group, translate.mapped_value(row, str(setting.value), setting.value))]
     return []
 
 

@@ -8,6 +8,8 @@ listed, those that would stop the launch among them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import registry
 from . import translate
 
@@ -31,7 +33,7 @@ def fate(finding: translate.Finding, stops: bool) -> str:
     return f"{written} -> {finding.replacement} ({change})"
 
 
-def describe(findings: tuple) -> dict:
+def describe(findings: tuple[translate.Finding, ...]) -> dict[str, Any]:
     stops = translate.stopping(findings)
     keys = [
         {

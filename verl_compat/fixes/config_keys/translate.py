@@ -121,7 +121,7 @@ def removed_allowed() -> bool:
     return os.environ.get(ALLOW_REMOVED, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
-def stopping(findings: Iterable[Finding]) -> list:
+def stopping(findings: Iterable[Finding]) -> list[Finding]:
     """The findings that stop the launch: a conflict always, a removed key unless allowed."""
     allow = removed_allowed()
     return [f for f in findings if f.stops and not (allow and f.conflict is None)]
@@ -154,10 +154,11 @@ def row_for(key: str, rows: Iterable[Row] = ROWS) -> Row | None:
             return None
 
 
-_indexes: dict = {}  # id(rows) -> (rows, {old path: key row}), for the tuples of rows callers keep
+# id(rows) -> (rows, {old path: key row}), for the tuples of rows callers keep
+_indexes: dict[int, tuple[tuple[Row, ...], dict[str, Row]]] = {}
 
 
-def _by_old_path(rows: Iterable[Row]) -> dict:
+def _by_old_path(rows: Iterable[Row]) -> dict[str, Row]:
     """Key rows by old path (the table's old paths are unique): every override line of a launch asks."""
     if not isinstance(rows, tuple):
         return {row.old: row for row in rows if not row.group}
@@ -189,7 +190,7 @@ def successor(row: Row, key: str) -> str:
     return row.new + key[len(row.old) :]
 
 
-def resolve(row: Row, key: str, probe: Probe, rows) -> tuple:
+def resolve(row: Row, key: str, probe: Probe, rows: tuple[Row, ...]) -> tuple[Row, str]:
     """Follow a chain of renames (``rollout.skip_rollout`` -> ``rollout.skip.enable`` ->
     ``skip.rollout.enable``) as far as the installed config goes: ``(row, new_key)`` of the last."""
     new_key = successor(row, key)
@@ -235,8 +236,8 @@ def value_text(value) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Translation:
-    overrides: tuple  # the override strings to compose with
-    findings: tuple  # Finding per old key met, in the order written
+    overrides: tuple[str, ...]  # the override strings to compose with
+    findings: tuple[Finding, ...]  # Finding per old key met, in the order written
 
 
 @dataclasses.dataclass
@@ -248,12 +249,12 @@ class _Written:
     line: str
 
 
-def _parse(overrides: list) -> list:
+def _parse(overrides: list[str]) -> list[_Written]:
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parsed = OverridesParser.create().parse_overrides(overrides=list(overrides))
     written = []
-    for line, override in zip(overrides, parsed):
+    for line, override in zip(overrides, parsed, strict=True):
         prefix = "~" if override.is_delete() else "++" if override.is_force_add() else "+" if override.is_add() else ""
         rest = line[len(prefix) :]
         text = rest.split("=", 1)[1] if "=" in rest else ""
@@ -277,12 +278,12 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     # A row the installed config does not call for (its old path still there) leaves its line as is.
     hits = [row_for(key, rows) for key in keys]
     hits = [row if row is not None and applies(row, probe, rows) else None for row in hits]
-    old = {i for i, (key, row) in enumerate(zip(keys, hits)) if row is not None or key in groups}
+    old = {i for i, (key, row) in enumerate(zip(keys, hits, strict=True)) if row is not None or key in groups}
     if not old:
         return Translation(tuple(overrides), ())
     successors = tuple(row.new for row in hits if row is not None and row.new)
     involved = sorted(old | {i for i, key in enumerate(keys) if successors and key.startswith(successors)})
-    parsed = dict(zip(involved, _parse([overrides[i] for i in involved])))
+    parsed = dict(zip(involved, _parse([overrides[i] for i in involved]), strict=True))
     direct = {w.key: w for w in parsed.values() if w.key and w.prefix != "~" and row_for(w.key, rows) is None}
     out, findings = [], []
     for i, line in enumerate(overrides):
@@ -331,12 +332,12 @@ def settle_additions(overrides, probe: Probe) -> Translation:
     out, findings = [], []
     for line in overrides:
         key, sep, text = line[1:].partition("=")
-        if line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key:
-            if probe.has_key(key):
-                row = Row(key, "added", key, "", "", why="verl has this key now")
-                findings.append(Finding(row, key, text, key, f"{key}={text}"))
-                out.append(f"{key}={text}")
-                continue
+        plain_add = line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key
+        if plain_add and probe.has_key(key):
+            row = Row(key, "added", key, "", "", why="verl has this key now")
+            findings.append(Finding(row, key, text, key, f"{key}={text}"))
+            out.append(f"{key}={text}")
+            continue
         out.append(line)
     return Translation(tuple(out), tuple(findings))
 
@@ -360,7 +361,8 @@ def node_at(config, path: str):
 
     node = config
     for part in path.split("."):
-        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():
+        # keys(), not `in node`: a DictConfig says False there for a '???' (missing) value, a node here.
+        if not isinstance(node, DictConfig) or node._is_missing() or node._is_none() or part not in node.keys():  # noqa: SIM118
             return None
         node = node._get_node(part)
     return node
@@ -370,13 +372,13 @@ def _leaves(node, path: str):
     from omegaconf import DictConfig
 
     if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
-        for key in node.keys():
+        for key in node:
             yield from _leaves(node._get_node(key), f"{path}.{key}")
     else:
         yield path, node
 
 
-def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple:
+def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> tuple[Finding, ...]:
     """Move every old key found in ``config`` (a user's YAML merged over verl's) to its successor, in
     place; ``probe`` is over verl's own config, without the user's files. Returns the findings; a
     value the user also set differently at the successor is a conflict, left there."""

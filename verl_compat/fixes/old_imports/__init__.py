@@ -58,7 +58,7 @@ def patches(module):
     return keywords.plan(module)
 
 
-def state() -> dict:
+def state() -> dict[str, dict[str, str] | dict[str, int]]:
     """The old paths met in this process and what each came to."""
     import sys
 
@@ -74,7 +74,7 @@ def reset() -> None:
         runtime.reset()
 
 
-def doctor_rows() -> list:
+def doctor_rows() -> list[tuple[str, list[str]]]:
     """The table's size and how much of it applies to the installed verl (read from its files)."""
     from . import report
 

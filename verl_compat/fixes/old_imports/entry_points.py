@@ -24,6 +24,7 @@ import dataclasses
 import re
 import shlex
 import sys
+from typing import Any
 
 from ... import deprecation, probes
 from .resolve import row
@@ -342,7 +343,7 @@ def translate_sft(argv: list[str], installed: dict) -> Translation:
     return out
 
 
-def _installed(config_name: str) -> dict:
+def _installed(config_name: str) -> dict[str, Any]:
     """The installed verl's own ``config_name``, composed by Hydra, as a plain dict (unresolved)."""
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf

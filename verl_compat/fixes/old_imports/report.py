@@ -13,7 +13,7 @@ NAME = registry.fix_name(__name__)
 
 
 def rows() -> list[tuple[str, list[str]]]:
-    fates: collections.Counter = collections.Counter()
+    fates: collections.Counter[str] = collections.Counter()
     for row in ROWS:
         module, _, name = row.old.partition(":")
         fate = resolve.fate(module, name or None, installed.has)

@@ -119,7 +119,7 @@ def resolve_name(module: str, name: str) -> registry.Resolution | None:
     return _resolution(fate, module, name)
 
 
-def state() -> dict:
+def state() -> dict[str, dict[str, str] | dict[str, int]]:
     """The old paths met in this process and what each came to, with counts by fate."""
     with _lock:
         met = dict(_met)

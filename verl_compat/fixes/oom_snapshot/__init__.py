@@ -207,7 +207,7 @@ def patches(module) -> registry.Plan:
     )
 
 
-def provider() -> dict:
+def provider() -> dict[str, str | None]:
     """Who provides the OOM snapshot in this process: ``verl`` (its own observer), ``verl-compat``
     (this fix wraps verl's TorchMemoryProfiler) or ``off``, and why; ``None`` before verl's
     profiler is imported (the probe would import verl)."""
@@ -223,13 +223,13 @@ def provider() -> dict:
     return {"provider": "off", "why": "verl-compat does not patch TorchMemoryProfiler in this process"}
 
 
-def doctor_rows() -> list:
+def doctor_rows() -> list[tuple[str, str]]:
     """Who provides the OOM snapshot in this environment, as a doctor row."""
     found = provider()
     return [("OOM snapshot", f"{found['provider']}: {found['why']}")] if found["provider"] else []
 
 
-def state() -> dict:
+def state() -> dict[str, str | bool | None]:
     """Who provides the OOM snapshot, and whether this process has attached an observer."""
     return {**provider(), "observer_attached": _observer is not None and _observer.profiler is not None}
 

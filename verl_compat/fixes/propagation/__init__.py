@@ -41,6 +41,7 @@ import json
 import logging
 import os
 import sys
+from typing import Any
 
 from ... import patching, registry, wrapping
 from ...probes import EXTERNAL_MODULES
@@ -96,7 +97,7 @@ def package_dir(name: str) -> str:
     return paths[0]
 
 
-def _submitted_job_runtime_env() -> dict:
+def _submitted_job_runtime_env() -> dict[str, Any]:
     """The runtime_env of the submitted Ray job this launcher is the driver of ({} if none)."""
     raw = os.environ.get(_JOB_CONFIG)
     if not raw:
@@ -207,10 +208,10 @@ def patches(module) -> registry.Plan:
 
 # --- state ------------------------------------------------------------------------------------
 
-_last = {"decision": None}
+_last: dict[str, Decision | None] = {"decision": None}
 
 
-def state() -> dict:
+def state() -> dict[str, dict[str, Any] | None]:
     """The last propagation decision in this process (None before any run_ppo call)."""
     decision = _last["decision"]
     return {"propagation": dataclasses.asdict(decision) if decision else None}

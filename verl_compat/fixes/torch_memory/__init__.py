@@ -20,6 +20,8 @@ Result: one DistProfiler dump per (rank, step), at
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ... import deprecation, probes, reach, registry, trainers
 from . import runtime
 from .report import describe, describe_trainer
@@ -34,6 +36,9 @@ from .translate import (
     translate,
     warning_text,
 )
+
+if TYPE_CHECKING:
+    from .translate import ConfigEdit
 
 __all__ = [
     "LEGACY_KEY",
@@ -63,7 +68,7 @@ SEPARATION = "verl.experimental.separation.ray_trainer"
 TARGETS = (SEPARATION,)
 
 
-def prepare(config, total_steps: int | None = None) -> tuple:
+def prepare(config, total_steps: int | None = None) -> tuple[Detection, list[ConfigEdit]]:
     """Detect, translate and warn: the whole config step, shared by every entry point. Returns
     the detection and the edits made, as ``(key, value)`` pairs."""
     detection = detect(config, total_steps)
@@ -148,7 +153,7 @@ def _record(detection: Detection) -> None:
     _last["problems"] = [str(problem) for problem in detection.problems]
 
 
-def _trainer_entry(cls) -> dict:
+def _trainer_entry(cls: type) -> dict[str, bool | str]:
     found = reach.hooks_reach(cls, NAME)
     drives = found["_stop_profiling"]["wrapped"]
     init = found["__init__"]["how"]
@@ -160,14 +165,14 @@ def _trainer_entry(cls) -> dict:
     return entry
 
 
-def trainer_entries() -> dict:
+def trainer_entries() -> dict[str, dict[str, bool | str]]:
     """Per trainer class found (qualified name): whether the fix drives it, and how each method is
     reached."""
     found = {f"{cls.__module__}.{cls.__qualname__}": _trainer_entry(cls) for cls in trainers.listed_classes()}
     return dict(sorted(found.items()))
 
 
-def state() -> dict:
+def state() -> dict[str, object]:
     """The last detected case in this process (None before any config was seen) and the problems
     found in that config, and the trainer classes of the imported verl modules with how each is
     patched."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...migration import Delete, Refusal, Rename, Rule, Set
+from ...migration import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
 from .translate import ACTOR_PROFILER, GLOBAL_TOOL_KEY, LEGACY_KEY, SCHEMA_DEFAULTS, Case, detect, translate
 
 ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH = (
@@ -44,7 +44,7 @@ class TorchMemoryToDistProfiler(Rule):
     text_setting = re.compile(r"profiler\.tool[\"']?\s*[=:]\s*[\"']?torch_memory\b")
     defaults = SCHEMA_DEFAULTS
 
-    def concerns(self, settings: dict) -> bool:
+    def concerns(self, settings: dict[str, Setting]) -> bool:
         return any(
             (value == "torch_memory" and known) or (not known and _from_shell(settings[key]))
             for key in (LEGACY_KEY, TOOL)
@@ -52,7 +52,7 @@ class TorchMemoryToDistProfiler(Rule):
             for value, known in settings[key].values()
         )
 
-    def edits(self, settings: dict, options) -> list:
+    def edits(self, settings: dict[str, Setting], options: Options) -> list[Edit]:
         for key in (LEGACY_KEY, TOOL):
             if key in settings and not settings[key].known and _from_shell(settings[key]):
                 setting = settings[key]
@@ -89,7 +89,8 @@ class TorchMemoryToDistProfiler(Rule):
                 "(the shim forces it on): say which you mean",
             )
 
-        edits, near = [], LEGACY_KEY if actor_tool else TOOL
+        edits: list[Edit] = []
+        near = LEGACY_KEY if actor_tool else TOOL
         if actor_tool and value(TOOL) != "torch_memory":
             edits.append(Rename(LEGACY_KEY, TOOL))
         elif actor_tool:
@@ -121,7 +122,7 @@ def _from_shell(setting) -> bool:
     return any(value == "torch_memory" for value, _ in setting.shell_values)
 
 
-def _refuse_unknown(settings: dict) -> None:
+def _refuse_unknown(settings: dict[str, Setting]) -> None:
     """A value that decides the edits and that only the shell or a resolver knows. Steps from the
     shell are fine where the actor's profiler is already enabled: nothing depends on their value."""
     enabled = ENABLE in settings and settings[ENABLE].known and settings[ENABLE].value is True
@@ -131,7 +132,7 @@ def _refuse_unknown(settings: dict) -> None:
             raise Refusal(settings[key].lines, message)
 
 
-def _every_step(settings: dict, tool) -> list:
+def _every_step(settings: dict[str, Setting], tool: Setting) -> list[int]:
     """The legacy "after every step" as a step list: 1..trainer.total_training_steps."""
     total = settings.get(TOTAL_STEPS)
     if total and total.known and type(total.value) is int and total.value > 0:

@@ -9,12 +9,16 @@ through :mod:`verl_compat.probes`, and what is wrapped through :mod:`verl_compat
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import probes, reach, registry, wrapping
-from . import config as config_step
+from . import translate as config_step
 from .runtime import LEGACY_CALL, step_calls
 from .translate import Case
 
 NAME = registry.fix_name(__name__)
+
+DoctorRow = tuple[str, str | list[str]]  # (label, value or values), as doctor prints them
 
 CASES = {
     Case.NONE: "tool is not torch_memory: nothing to do",
@@ -32,11 +36,11 @@ def _stop_takes_run_command() -> bool | None:
         return None
 
 
-def _call_text(method: str, kwargs: dict) -> str:
+def _call_text(method: str, kwargs: dict[str, object]) -> str:
     return f"actor_rollout_wg.{method}({', '.join(f'{key}={value}' for key, value in kwargs.items())})"
 
 
-def calls(case: int, stop_takes_run_command: bool | None) -> dict:
+def calls(case: Case, stop_takes_run_command: bool | None) -> dict[str, list[str]]:
     """The calls the fix makes in ``case`` on this verl (the same ``step_calls`` that drive them,
     with symbolic arguments), and the legacy calls it turns into no-ops."""
     if case == Case.NONE:
@@ -50,7 +54,7 @@ def calls(case: int, stop_takes_run_command: bool | None) -> dict:
     return {"per_step": per_step, "neutralised": [f"actor_rollout_wg.{LEGACY_CALL}", *legacy]}
 
 
-def _trainer(config) -> dict:
+def _trainer(config) -> dict[str, str | bool | None]:
     """The trainer class ``python -m verl.trainer.main_ppo`` builds for ``config``, and whether the
     fix patches it or a class it inherits from."""
     try:
@@ -65,7 +69,7 @@ def _trainer(config) -> dict:
     }
 
 
-def describe(config) -> dict:
+def describe(config) -> dict[str, Any]:
     """What the fix will do to ``config`` on this verl: the config edits, the calls, the trainer that runs
     it; ``acts``, ``rows`` and ``cannot`` for doctor."""
     report = config_step.describe(config)
@@ -78,7 +82,7 @@ def describe(config) -> dict:
     return report
 
 
-def _cannot(report: dict) -> list:
+def _cannot(report: dict[str, Any]) -> list[str]:
     trainer = report["trainer"]
     if not trainer:
         return []
@@ -89,8 +93,8 @@ def _cannot(report: dict) -> list:
     return []
 
 
-def _rows(report: dict) -> list:
-    rows = [("torch_memory case", f"{report['case']}: {CASES[Case(report['case'])]}")]
+def _rows(report: dict[str, Any]) -> list[DoctorRow]:
+    rows: list[DoctorRow] = [("torch_memory case", f"{report['case']}: {CASES[Case(report['case'])]}")]
     trainer = report["trainer"]
     if trainer:
         patched = "patched" if trainer["patched"] else "NOT patched by torch_memory"
@@ -114,7 +118,7 @@ def _rows(report: dict) -> list:
     return rows
 
 
-def _legacy_call_places(cls, found: dict) -> list:
+def _legacy_call_places(cls: type, found: dict[str, dict[str, Any]]) -> list[str]:
     """The methods of ``cls`` whose own code (or a method it calls) makes the legacy call."""
     places = []
     stop_owner, fit_owner = found["_stop_profiling"]["owner"], found["fit"]["owner"]
@@ -125,7 +129,7 @@ def _legacy_call_places(cls, found: dict) -> list:
     return places
 
 
-def describe_trainer(cls) -> dict:
+def describe_trainer(cls: type) -> dict[str, Any]:
     """Whether a legacy config is served on ``cls`` (its hooks reach it), where it makes the
     legacy call and why that is harmless, and the calls made after each step."""
     coverage = reach.coverage(cls, NAME, needs=(reach.INIT, reach.STOP))
@@ -140,7 +144,7 @@ def describe_trainer(cls) -> dict:
     elif places:
         legacy = f"made in {' and '.join(places)}: not neutralised, no step end of this class is reached"
     served = "yes" if coverage["served"] else f"NO: {coverage['why']}"
-    rows = [
+    rows: list[DoctorRow] = [
         ("legacy config served", served),
         ("__init__", coverage["__init__"]),
         ("_stop_profiling", coverage["_stop_profiling"]),

@@ -12,9 +12,10 @@ import dataclasses
 import logging
 import threading
 import weakref
+from typing import Any
 
 from ... import probes
-from .translate import Case, Detection
+from .translate import Case, ConfigEdit, Detection
 
 logger = logging.getLogger("verl_compat")
 
@@ -25,16 +26,16 @@ LEGACY_CALL = "dump_memory_snapshot"  # the worker group method 0.6.x/0.7.x's fi
 @dataclasses.dataclass
 class TrainerState:
     detection: Detection
-    edits: list
+    edits: list[ConfigEdit]
     driven_step: int | None = None
 
 
-def step_calls(step, is_last, takes_run_command: bool | None) -> list:
+def step_calls(step, is_last, takes_run_command: bool | None) -> list[tuple[str, dict[str, object]]]:
     """The actor worker group calls that end step ``step``, as ``(method, kwargs)``: what
     :func:`drive_actor_profiler` makes, and what doctor shows (with symbolic arguments).
     ``run_command`` fires the user's finish hook (verl: once, after the last profiled step), so it is
     passed only where ``stop_profile`` takes it, and true on the last step only."""
-    stop = {"run_command": is_last} if takes_run_command else {}
+    stop: dict[str, object] = {"run_command": is_last} if takes_run_command else {}
     return [("start_profile", {"profile_step": step}), ("stop_profile", stop)]
 
 
@@ -59,7 +60,7 @@ _neutralised = weakref.WeakKeyDictionary()  # worker group -> its own dump_memor
 _neutralised_lock = threading.Lock()
 
 
-def _worker_groups(trainer) -> list:
+def _worker_groups(trainer) -> list[Any]:
     """The trainer's worker groups: the legacy call is made on one of them, under whatever
     attribute a copied ``fit()`` uses (``actor_rollout_wg``, or an alias of it)."""
     from verl.single_controller.base import WorkerGroup

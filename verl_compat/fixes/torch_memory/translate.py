@@ -21,6 +21,7 @@ import difflib
 import enum
 import os
 import re
+from typing import Any
 
 from ... import deprecation, snapshot_files
 from ...configs import DEFAULT_SAVE_PATH
@@ -37,6 +38,9 @@ SCHEMA_DEFAULTS = {
     LEGACY_KEY: "${oc.select:global_profiler.tool,null}",
     f"{ACTOR_PROFILER}.save_path": "${oc.select:global_profiler.save_path,null}",
 }
+
+
+ConfigEdit = tuple[str, object]  # (key, value) the fix sets in a config
 
 
 class Case(str, enum.Enum):
@@ -65,13 +69,13 @@ class Problem:
 @dataclasses.dataclass(frozen=True)
 class Detection:
     case: Case
-    steps: tuple = ()
+    steps: tuple[Any, ...] = ()  # what global_profiler.steps lists, as the config has it
     enable: bool = False
     all_ranks: bool = False
-    ranks: tuple = ()
+    ranks: tuple[Any, ...] = ()  # what the actor's profiler ranks list, as the config has it
     save_path: str | None = None
     total_steps: int | None = None
-    problems: tuple = ()
+    problems: tuple[Problem, ...] = ()
     key_set: str = LEGACY_KEY  # where torch_memory was written: the actor's key, or the global one it inherits
 
 
@@ -94,7 +98,7 @@ def detect(config, total_steps: int | None = None) -> Detection:
         return Detection(Case.NONE, problems=(problem,))
 
 
-def _config_errors() -> tuple:
+def _config_errors() -> tuple[type[Exception], ...]:
     try:
         from omegaconf.errors import OmegaConfBaseException
     except ImportError:
@@ -103,7 +107,7 @@ def _config_errors() -> tuple:
 
 
 def _detect_torch_memory(config, total_steps: int | None) -> Detection:
-    problems = []
+    problems: list[Problem] = []
     steps = _steps(_select(config, _STEPS_KEY), problems)
     enable = _flag(config, f"{ACTOR_PROFILER}.enable", problems)
     all_ranks = _flag(config, f"{ACTOR_PROFILER}.all_ranks", problems)
@@ -111,10 +115,7 @@ def _detect_torch_memory(config, total_steps: int | None) -> Detection:
         total_steps = _select(config, "trainer.total_training_steps")
     if not _is_step_number(total_steps) or total_steps < 1:
         total_steps = None
-    if not steps:
-        case = Case.LEGACY
-    else:
-        case = Case.NEW_STYLE if enable else Case.MIXED
+    case = Case.LEGACY if not steps else Case.NEW_STYLE if enable else Case.MIXED
     ranks = _ranks(config, all_ranks, problems)
     save_path = _select(config, f"{ACTOR_PROFILER}.save_path")
     key_set = GLOBAL_TOOL_KEY if _inherits_global_tool(config) else LEGACY_KEY
@@ -156,7 +157,7 @@ def _is_step_number(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _tool_problems(config, tool) -> tuple:
+def _tool_problems(config, tool) -> tuple[Problem, ...]:
     """A near miss of ``torch_memory`` (typo, case, dash) is named; verl silently profiles nothing
     for a tool it does not know, and verl-compat does not guess what was meant."""
     if config is None or _select(config, "actor_rollout_ref") is None:
@@ -175,7 +176,7 @@ def _tool_problems(config, tool) -> tuple:
     return (Problem(LEGACY_KEY, message),)
 
 
-def _steps(value, problems: list) -> tuple:
+def _steps(value, problems: list[Problem]) -> tuple[Any, ...]:
     """``global_profiler.steps`` as a tuple of what it lists. verl tests ``global_steps in steps``:
     a string or a number there makes verl raise TypeError at the first step."""
     if value is None:
@@ -199,7 +200,7 @@ def _steps(value, problems: list) -> tuple:
         return (value,)
 
 
-def _check_steps(steps: tuple, total_steps: int | None, problems: list) -> None:
+def _check_steps(steps: tuple[Any, ...], total_steps: int | None, problems: list[Problem]) -> None:
     odd = [step for step in steps if not _is_step_number(step)]
     if odd and not any(problem.key == _STEPS_KEY for problem in problems):  # not said already
         problems.append(Problem(_STEPS_KEY, f"holds {odd}, which are not step numbers: verl never profiles them"))
@@ -224,7 +225,7 @@ def _check_steps(steps: tuple, total_steps: int | None, problems: list) -> None:
         problems.append(Problem(_STEPS_KEY, f"lists {twice} more than once: each step is profiled once"))
 
 
-def _flag(config, key: str, problems: list) -> bool:
+def _flag(config, key: str, problems: list[Problem]) -> bool:
     """A boolean key read as verl's dataclass conversion reads it (``"false"`` is False)."""
     value = _select(config, key)
     if value is None or isinstance(value, bool):
@@ -235,7 +236,7 @@ def _flag(config, key: str, problems: list) -> bool:
     return bool(value)
 
 
-def _ranks(config, all_ranks: bool, problems: list) -> tuple:
+def _ranks(config, all_ranks: bool, problems: list[Problem]) -> tuple[Any, ...]:
     key = f"{ACTOR_PROFILER}.ranks"
     value = _select(config, key)
     if value is None:
@@ -329,7 +330,7 @@ def _keep_followers(config, key: str) -> None:
             _set(config, f"{follower}.{leaf}", _select(config, f"{follower}.{leaf}"))
 
 
-def translate(config, detection: Detection) -> list:
+def translate(config, detection: Detection) -> list[ConfigEdit]:
     """Edit ``config`` in place so the actor's DistProfiler dumps; return the edits made, as
     ``(key, value)`` pairs.
 
@@ -341,17 +342,18 @@ def translate(config, detection: Detection) -> list:
     """
     if detection.case not in (Case.LEGACY, Case.MIXED):
         return []
-    wanted = []
+    wanted: list[ConfigEdit] = []
     if not detection.enable:
         wanted.append((f"{ACTOR_PROFILER}.enable", True))
     if not detection.all_ranks and not detection.ranks:
         wanted.append((f"{ACTOR_PROFILER}.all_ranks", True))
-    edits = []
+    edits: list[ConfigEdit] = []
     for key, value in wanted:
+        # PERF203: each key on its own; one that cannot be set is reported, the others are still set.
         try:
             _keep_followers(config, key)
             _set(config, key, value)
-        except Exception as exc:  # a read-only or frozen config object verl-compat cannot edit
+        except Exception as exc:  # noqa: PERF203 a read-only or frozen config object verl-compat cannot edit
             reason = f"cannot be set by verl-compat ({_first_line(exc)}): set {key}={value} yourself"
             report_problems([Problem(key, reason)])
         else:
@@ -362,7 +364,7 @@ def translate(config, detection: Detection) -> list:
 MAX_LISTED_STEPS = 50
 
 
-def replacement_overrides(detection: Detection) -> list:
+def replacement_overrides(detection: Detection) -> list[str]:
     """The copy-pasteable new-style overrides that say what the legacy config meant."""
     if detection.steps:
         steps_text = "[" + ",".join(map(str, detection.steps)) + "]"
@@ -385,7 +387,7 @@ def replacement_overrides(detection: Detection) -> list:
     ]
 
 
-def warning_text(detection: Detection, edits: list) -> str:
+def warning_text(detection: Detection, edits: list[ConfigEdit]) -> str:
     save_path = detection.save_path or DEFAULT_SAVE_PATH
     overrides = replacement_overrides(detection)
     if detection.case == Case.LEGACY and detection.key_set == GLOBAL_TOOL_KEY:
@@ -422,7 +424,7 @@ def warning_text(detection: Detection, edits: list) -> str:
     )
 
 
-def describe(config) -> dict:
+def describe(config) -> dict[str, Any]:
     """What the fix will change in ``config`` (translated on a copy; ``config`` is left as it is):
     plain data for ``verl-compat doctor``. The calls it makes depend on the installed verl and come
     from :func:`verl_compat.fixes.torch_memory.runtime.step_calls`."""

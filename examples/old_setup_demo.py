@@ -61,7 +61,8 @@ def old_launch() -> None:
 def old_imports() -> None:
     print("===== old Python code =====")
     for line in OLD_IMPORTS:
-        code = f"{line}\nprint('imported', {line.rpartition(' ')[2]}.__module__ + '.' + {line.rpartition(' ')[2]}.__qualname__)"
+        name = line.rpartition(" ")[2]
+        code = f"{line}\nprint('imported', {name}.__module__ + '.' + {name}.__qualname__)"
         print(f"$ python -c '{line}'")
         for title, shim in (("without verl-compat", False), ("with verl-compat", True)):
             proc = run([sys.executable, "-c", code], shim=shim)
@@ -76,8 +77,12 @@ def old_imports() -> None:
 def memory_page(workdir: Path) -> None:
     print("===== the memory page of a run (synthetic snapshots: 4 ranks, 5 steps, an OOM) =====")
     profile = workdir / "profile"
-    subprocess.run([sys.executable, str(SNAPSHOTS), str(profile), "--ranks", "4", "--steps", "5"], check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, str(SNAPSHOTS), str(profile), "--ranks", "4", "--steps", "5"],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     page = workdir / "memory.html"
     proc = run([sys.executable, "-m", "verl_compat", "view", str(profile), "-o", str(page)], shim=True)
     print(f"$ verl-compat view {profile} -o {page}")

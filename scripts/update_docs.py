@@ -52,6 +52,7 @@ class Block:
     doctor: tuple | None = None  # `verl-compat doctor` arguments; None: the demo runs
     exit_status: bool = True  # end with the exit status (`$ echo $?`)
     from_demo: bool = False  # the deprecation warning, as the demo shows it
+    script: str = "legacy_config_demo.py"  # the demo under examples/ that prints it
 
     @property
     def runs_demo(self) -> bool:
@@ -73,6 +74,8 @@ BLOCKS = {
     "doctor-no-verl": Block((None,), ()),
     "demo": Block(("0.7.1", "0.9.1")),  # the crash (0.7.x) and the silence (0.9.x)
     "legacy-warning": Block(("0.9.1",), from_demo=True),
+    # an old launch from verl's own v0.7.1 examples, old imports, a memory page: on today's verl
+    "old-setup-demo": Block(("0.9.1",), script="old_setup_demo.py"),
 }
 
 
@@ -113,11 +116,12 @@ def doctor_output(block: Block, python: str) -> str:
     return normalise("\n".join(lines), prefixes(python))
 
 
-def demo_output(python: str) -> str:
-    """What ``scripts/demo.sh`` shows for one release: the console, stdout and stderr together."""
+def demo_output(python: str, script: str = "legacy_config_demo.py") -> str:
+    """What ``scripts/demo.sh`` shows of ``examples/<script>`` for one release: the console, stdout
+    and stderr together."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "tests" / "support")}
     proc = subprocess.run(
-        [python, str(ROOT / "examples" / "legacy_config_demo.py")],
+        [python, str(ROOT / "examples" / script)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -146,9 +150,10 @@ def produce(name: str, python: str, demos: dict) -> str:
     block = BLOCKS[name]
     if not block.runs_demo:
         return doctor_output(block, python)
-    if python not in demos:
-        demos[python] = demo_output(python)
-    return warning_of(demos[python]) if block.from_demo else demos[python]
+    key = (python, block.script)
+    if key not in demos:
+        demos[key] = demo_output(python, block.script)
+    return warning_of(demos[key]) if block.from_demo else demos[key]
 
 
 def fence(outputs: list) -> str:

@@ -77,6 +77,16 @@ def test_demo_prints_what_the_readme_shows(name):
     assert update_docs.fence([update_docs.produce(name, sys.executable, demos)]) == documented(name)
 
 
+@pytest.mark.parametrize("name", in_release(["old-setup-demo"]))
+def test_old_setup_demo_prints_what_the_readme_shows(name):
+    """verl's own v0.7.1 launch stops at Hydra without verl-compat and composes with it, an old import
+    resolves or is explained, and the memory page is written where the demo says."""
+    output = update_docs.produce(name, sys.executable, {})
+    assert update_docs.fence([output]) == documented(name), "run scripts/update_docs.py old-setup-demo"
+    assert "exit 1: Could not override" in output and "exit 0: the config composes" in output
+    assert "wrote page /tmp/verl-compat-demo-…/memory.html" in output
+
+
 MISSING_DOCUMENTS = re.compile(r"product\.md|verl-matrix|feasibility|§")
 SCANNED = ("README.md", "CHANGELOG.md", "docs", "verl_compat", "tests", "benchmarks", "scripts", "examples")
 

@@ -207,21 +207,21 @@ def test_patches(runs):
     assert report["target_modules"]["verl.trainer.ppo.ray_trainer"] == "imported"
 
 
-def test_legacy_case_1_plan(runs):
+def test_the_legacy_key_is_reported_with_the_edits_and_calls(runs):
     report = runs["legacy"]["report"]
-    plan = report["config"]["fixes"]["torch_memory"]
-    assert (plan["case"], plan["case_name"]) == (1, "legacy")
-    assert plan["edits"] == [
+    report = report["config"]["fixes"]["torch_memory"]
+    assert report["case"] == "legacy"
+    assert report["edits"] == [
         "actor_rollout_ref.actor.profiler.enable=True",
         "actor_rollout_ref.actor.profiler.all_ranks=True",
     ]
-    assert plan["steps"] == [1, 2, 3]
-    assert plan["per_step"] == ["actor_rollout_wg.start_profile(profile_step=N)", FACTS["stop"]]
+    assert report["steps"] == [1, 2, 3]
+    assert report["per_step"] == ["actor_rollout_wg.start_profile(profile_step=N)", FACTS["stop"]]
     separation = ["SeparateRayPPOTrainer._fit_torch_memory"] if FACTS["fit_torch_memory"] else []
-    assert plan["neutralised"] == ["actor_rollout_wg.dump_memory_snapshot", *separation]
-    assert plan["dumps"] == "outputs/profile/step{N}/torch_memory_rank{R}_pid{P}.pickle"
-    assert plan["ranks"] == "all" and plan["warns"] is True
-    assert plan["replacement_overrides"] == [
+    assert report["neutralised"] == ["actor_rollout_wg.dump_memory_snapshot", *separation]
+    assert report["dumps"] == "outputs/profile/step{N}/torch_memory_rank{R}_pid{P}.pickle"
+    assert report["ranks"] == "all" and report["warns"] is True
+    assert report["replacement_overrides"] == [
         "global_profiler.tool=torch_memory",
         "global_profiler.save_path=outputs/profile",
         "global_profiler.steps=[1,2,3]",
@@ -241,30 +241,30 @@ def test_legacy_config_is_healthy(runs):
     assert (run["exit_code"], report["exit_code"], report["problems"]) == (0, 0, [])
 
 
-def test_case_0_changes_nothing(runs):
+def test_another_tool_changes_nothing(runs):
     report = runs["none"]["report"]
-    plan = report["config"]["fixes"]["torch_memory"]
-    assert (plan["case"], plan["edits"], plan["per_step"], plan["neutralised"]) == (0, [], [], [])
-    assert plan["replacement_overrides"] == [] and plan["warns"] is False
+    report = report["config"]["fixes"]["torch_memory"]
+    assert (report["case"], report["edits"], report["per_step"], report["neutralised"]) == ("none", [], [], [])
+    assert report["replacement_overrides"] == [] and report["warns"] is False
     assert report["config"]["fixes"]["torch_memory"]["trainer"] is None
     assert problems(report) == []
 
 
 def test_global_tool_alone_is_legacy_through_interpolation(runs):
-    plan = runs["global_tool_only"]["report"]["config"]["fixes"]["torch_memory"]
-    assert plan["case"] == 1
-    assert plan["steps"] is None  # every step: total_training_steps is computed by the trainer
-    assert "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]" in plan["replacement_overrides"]
+    report = runs["global_tool_only"]["report"]["config"]["fixes"]["torch_memory"]
+    assert report["case"] == "legacy"
+    assert report["steps"] is None  # every step: total_training_steps is computed by the trainer
+    assert "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]" in report["replacement_overrides"]
 
 
-def test_mixed_case_3_table(runs):
+def test_the_6181_shape_is_reported_as_mixed(runs):
     run = runs["mixed_6181"]
     rows = [" ".join(line.split()) for line in run["stdout"].splitlines()]
     assert f"verl {RELEASE} (importable, {SITE_PACKAGES / 'verl'})" in rows
     assert f"stop_profile_takes_run_command {FACTS['probes']['stop_profile_takes_run_command']}" in rows
     assert f".pth {SITE_PACKAGES / 'verl_compat_autoload.pth'}, active in this interpreter: yes" in rows
     assert "VERL_COMPAT_DISABLE (unset)" in rows
-    assert "torch_memory case 3 (mixed (verl #6181): global_profiler.steps set, actor profiler enable=False)" in rows
+    assert "torch_memory case mixed (global_profiler.steps set, actor profiler enable=False: verl #6181)" in rows
     assert "trainer verl.trainer.ppo.ray_trainer.RayPPOTrainer (patched)" in rows
     assert "config edits actor_rollout_ref.actor.profiler.enable=True" in rows
     assert "actor_rollout_ref.actor.profiler.all_ranks=True" in rows
@@ -286,26 +286,26 @@ def test_config_problems_are_listed(runs):
     assert runs["legacy"]["report"]["config"]["fixes"]["torch_memory"]["problems"] == []
 
 
-def test_new_style_overlay_is_case_2(runs):
+def test_a_new_style_overlay_is_left_as_it_is(runs):
     report = runs["overlay"]["report"]
-    plan = report["config"]["fixes"]["torch_memory"]
-    assert (plan["case"], plan["case_name"], plan["steps"]) == (2, "new_style", [1, 3])
-    assert plan["edits"] == [] and plan["per_step"] == [] and plan["warns"] is False
-    assert plan["neutralised"][0] == "actor_rollout_wg.dump_memory_snapshot"
-    assert plan["ranks"] == [0]
+    report = report["config"]["fixes"]["torch_memory"]
+    assert (report["case"], report["steps"]) == ("new_style", [1, 3])
+    assert report["edits"] == [] and report["per_step"] == [] and report["warns"] is False
+    assert report["neutralised"][0] == "actor_rollout_wg.dump_memory_snapshot"
+    assert report["ranks"] == [0]
     assert report["config"]["source"].endswith("overlay.yaml + 1 override" if RAY_TRAINER else "overlay.yaml")
     assert problems(report) == []
 
 
 def test_overrides_win_over_the_config_file(runs):
-    plan = runs["overlay_then_override"]["report"]["config"]["fixes"]["torch_memory"]
-    assert (plan["case"], plan["steps"]) == (2, [2])
+    report = runs["overlay_then_override"]["report"]["config"]["fixes"]["torch_memory"]
+    assert (report["case"], report["steps"]) == ("new_style", [2])
 
 
 def test_recipe_config_with_defaults_list(runs):
     report = runs["recipe"]["report"]
-    plan = report["config"]["fixes"]["torch_memory"]
-    assert (plan["case"], plan["steps"]) == (1, [1, 2])
+    report = report["config"]["fixes"]["torch_memory"]
+    assert (report["case"], report["steps"]) == ("legacy", [1, 2])
     assert problems(report) == []
 
 

@@ -556,7 +556,7 @@ def test_help_is_plain_text_with_exit_codes_and_an_example(capsys):
     assert "\n  torch_memory: The legacy actor_rollout_ref.actor.profiler.tool=torch_memory" in text, "the rules"
 
 
-def test_point_5_files_left_alone(tmp_path, capsys):
+def test_new_form_scripts_and_usage_text_are_left_alone(tmp_path, capsys):
     """Already in the new form with steps from the shell (a third-party script), and usage text
     that names the legacy key (``echo``, ``printf``, a here-document for ``cat``): not launches,
     so nothing to migrate and nothing refused."""

@@ -24,7 +24,7 @@ CASES = {
     Case.NONE: "tool is not torch_memory: nothing to do",
     Case.LEGACY: "tool=torch_memory, no global_profiler.steps",
     Case.NEW_STYLE: "global_profiler.steps set, actor profiler enabled",
-    Case.MIXED: "verl #6181: global_profiler.steps set, actor profiler enable=False",
+    Case.MIXED: "global_profiler.steps set, actor profiler enable=False: verl #6181",
 }
 
 
@@ -94,7 +94,7 @@ def _cannot(report: dict[str, Any]) -> list[str]:
 
 
 def _rows(report: dict[str, Any]) -> list[DoctorRow]:
-    rows: list[DoctorRow] = [("torch_memory case", f"{report['case']}: {CASES[Case(report['case'])]}")]
+    rows: list[DoctorRow] = [("torch_memory case", f"{report['case']} ({CASES[Case(report['case'])]})")]
     trainer = report["trainer"]
     if trainer:
         patched = "patched" if trainer["patched"] else "NOT patched by torch_memory"

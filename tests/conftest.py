@@ -12,18 +12,22 @@ strings. Where a test runs is declared by a marker in its file, read here:
 - ``omni``: needs verl-omni; runs in the ``omni`` environment, where nothing else runs;
 - no marker: runs in every verl release.
 
-A test outside its environments is deselected, not skipped: the count of passed tests per
-environment is what that environment proves. ``scripts/test.sh`` says which environment this is
+A test outside its environments is deselected, not skipped (a whole file whose module-level
+``pytestmark`` keeps it out is not even collected): the count of passed tests per environment is
+what that environment proves. ``scripts/test.sh`` says which environment this is
 (``VERL_COMPAT_TEST_ENV``) and which release is the newest of the run (``VERL_COMPAT_TEST_NEWEST``);
 run by hand, pytest takes this environment for the newest.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib.metadata
 import importlib.util
 import os
 import warnings
+from pathlib import Path
 
 import pyrun
 import pytest
@@ -45,8 +49,12 @@ def this_environment() -> str:
     return "omni" if importlib.util.find_spec("verl_omni") else importlib.metadata.version("verl")
 
 
-def runs_here(item, environment: str, newest: str) -> bool:
-    marks = {name for name in PLACEMENT_MARKERS if item.get_closest_marker(name)}
+def newest() -> str:
+    return os.environ.get("VERL_COMPAT_TEST_NEWEST") or this_environment()
+
+
+def runs_in(marks: set[str], environment: str, newest: str) -> bool:
+    """Whether a test with these placement markers runs in ``environment``."""
     if environment == "omni" or "omni" in marks:
         return environment == "omni" and "omni" in marks
     if marks & {"once", "newest"}:
@@ -56,12 +64,29 @@ def runs_here(item, environment: str, newest: str) -> bool:
     return True
 
 
+@functools.cache
+def _file_marks(path: Path) -> frozenset[str]:
+    """The placement markers of a test file's module-level ``pytestmark``, read from its source: a
+    file that does not run here is not even imported (it may import what this verl lacks)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+            values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            return frozenset(v.attr for v in values if isinstance(v, ast.Attribute)) & set(PLACEMENT_MARKERS)
+    return frozenset()
+
+
+def pytest_ignore_collect(collection_path: Path, config):
+    is_test_file = collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+    if is_test_file and not runs_in(set(_file_marks(collection_path)), this_environment(), newest()):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
-    environment = this_environment()
-    newest = os.environ.get("VERL_COMPAT_TEST_NEWEST") or environment
-    kept, deselected = [], []
+    environment, kept, deselected = this_environment(), [], []
     for item in items:
-        (kept if runs_here(item, environment, newest) else deselected).append(item)
+        marks = {name for name in PLACEMENT_MARKERS if item.get_closest_marker(name)}
+        (kept if runs_in(marks, environment, newest()) else deselected).append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = kept

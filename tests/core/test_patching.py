@@ -223,7 +223,7 @@ def test_racing_activation_and_step_ends_patch_warn_and_neutralise_once(
         assert len(shim_warnings()) == round_ + 1, f"round {round_}: {len(shim_warnings()) - round_} warnings"
         assert trainer.actor_rollout_wg.replaced == 1, f"round {round_}: replaced {trainer.actor_rollout_wg.replaced}x"
         fix = verl_compat.status()["fixes"]["torch_memory"]
-        assert (fix["patched"], fix["errors"], fix["case"]) == (alone, {}, 1)
+        assert (fix["patched"], fix["errors"], fix["case"]) == (alone, {}, "legacy")
         assert verl_compat.status()["active"] is True
         verl_compat.deactivate()  # the next round re-activates: the path a second activate() takes
         assert "dump_memory_snapshot" not in vars(trainer.actor_rollout_wg)  # restored as it was

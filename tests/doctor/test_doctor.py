@@ -209,19 +209,19 @@ def test_patches(runs):
 
 def test_the_legacy_key_is_reported_with_the_edits_and_calls(runs):
     report = runs["legacy"]["report"]
-    report = report["config"]["fixes"]["torch_memory"]
-    assert report["case"] == "legacy"
-    assert report["edits"] == [
+    torch_memory = report["config"]["fixes"]["torch_memory"]
+    assert torch_memory["case"] == "legacy"
+    assert torch_memory["edits"] == [
         "actor_rollout_ref.actor.profiler.enable=True",
         "actor_rollout_ref.actor.profiler.all_ranks=True",
     ]
-    assert report["steps"] == [1, 2, 3]
-    assert report["per_step"] == ["actor_rollout_wg.start_profile(profile_step=N)", FACTS["stop"]]
+    assert torch_memory["steps"] == [1, 2, 3]
+    assert torch_memory["per_step"] == ["actor_rollout_wg.start_profile(profile_step=N)", FACTS["stop"]]
     separation = ["SeparateRayPPOTrainer._fit_torch_memory"] if FACTS["fit_torch_memory"] else []
-    assert report["neutralised"] == ["actor_rollout_wg.dump_memory_snapshot", *separation]
-    assert report["dumps"] == "outputs/profile/step{N}/torch_memory_rank{R}_pid{P}.pickle"
-    assert report["ranks"] == "all" and report["warns"] is True
-    assert report["replacement_overrides"] == [
+    assert torch_memory["neutralised"] == ["actor_rollout_wg.dump_memory_snapshot", *separation]
+    assert torch_memory["dumps"] == "outputs/profile/step{N}/torch_memory_rank{R}_pid{P}.pickle"
+    assert torch_memory["ranks"] == "all" and torch_memory["warns"] is True
+    assert torch_memory["replacement_overrides"] == [
         "global_profiler.tool=torch_memory",
         "global_profiler.save_path=outputs/profile",
         "global_profiler.steps=[1,2,3]",
@@ -243,18 +243,26 @@ def test_legacy_config_is_healthy(runs):
 
 def test_another_tool_changes_nothing(runs):
     report = runs["none"]["report"]
-    report = report["config"]["fixes"]["torch_memory"]
-    assert (report["case"], report["edits"], report["per_step"], report["neutralised"]) == ("none", [], [], [])
-    assert report["replacement_overrides"] == [] and report["warns"] is False
+    torch_memory = report["config"]["fixes"]["torch_memory"]
+    assert (torch_memory["case"], torch_memory["edits"], torch_memory["per_step"], torch_memory["neutralised"]) == (
+        "none",
+        [],
+        [],
+        [],
+    )
+    assert torch_memory["replacement_overrides"] == [] and torch_memory["warns"] is False
     assert report["config"]["fixes"]["torch_memory"]["trainer"] is None
     assert problems(report) == []
 
 
 def test_global_tool_alone_is_legacy_through_interpolation(runs):
-    report = runs["global_tool_only"]["report"]["config"]["fixes"]["torch_memory"]
-    assert report["case"] == "legacy"
-    assert report["steps"] is None  # every step: total_training_steps is computed by the trainer
-    assert "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]" in report["replacement_overrides"]
+    torch_memory = runs["global_tool_only"]["report"]["config"]["fixes"]["torch_memory"]
+    assert torch_memory["case"] == "legacy"
+    assert torch_memory["steps"] is None  # every step: total_training_steps is computed by the trainer
+    assert (
+        "global_profiler.steps=[<the steps you want a snapshot of, e.g. 1,2,3>]"
+        in torch_memory["replacement_overrides"]
+    )
 
 
 def test_the_6181_shape_is_reported_as_mixed(runs):
@@ -288,24 +296,24 @@ def test_config_problems_are_listed(runs):
 
 def test_a_new_style_overlay_is_left_as_it_is(runs):
     report = runs["overlay"]["report"]
-    report = report["config"]["fixes"]["torch_memory"]
-    assert (report["case"], report["steps"]) == ("new_style", [1, 3])
-    assert report["edits"] == [] and report["per_step"] == [] and report["warns"] is False
-    assert report["neutralised"][0] == "actor_rollout_wg.dump_memory_snapshot"
-    assert report["ranks"] == [0]
+    torch_memory = report["config"]["fixes"]["torch_memory"]
+    assert (torch_memory["case"], torch_memory["steps"]) == ("new_style", [1, 3])
+    assert torch_memory["edits"] == [] and torch_memory["per_step"] == [] and torch_memory["warns"] is False
+    assert torch_memory["neutralised"][0] == "actor_rollout_wg.dump_memory_snapshot"
+    assert torch_memory["ranks"] == [0]
     assert report["config"]["source"].endswith("overlay.yaml + 1 override" if RAY_TRAINER else "overlay.yaml")
     assert problems(report) == []
 
 
 def test_overrides_win_over_the_config_file(runs):
-    report = runs["overlay_then_override"]["report"]["config"]["fixes"]["torch_memory"]
-    assert (report["case"], report["steps"]) == ("new_style", [2])
+    torch_memory = runs["overlay_then_override"]["report"]["config"]["fixes"]["torch_memory"]
+    assert (torch_memory["case"], torch_memory["steps"]) == ("new_style", [2])
 
 
 def test_recipe_config_with_defaults_list(runs):
     report = runs["recipe"]["report"]
-    report = report["config"]["fixes"]["torch_memory"]
-    assert (report["case"], report["steps"]) == ("legacy", [1, 2])
+    torch_memory = report["config"]["fixes"]["torch_memory"]
+    assert (torch_memory["case"], torch_memory["steps"]) == ("legacy", [1, 2])
     assert problems(report) == []
 
 

@@ -18,6 +18,7 @@ import wrapt
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 from verl.trainer import main_ppo
+from verl.trainer.constants_ppo import PPO_RAY_RUNTIME_ENV
 
 import verl_compat
 from verl_compat import patching, wrapping
@@ -55,7 +56,9 @@ def compose_config(*overrides):
 
 @pytest.fixture(autouse=True)
 def fresh_activation(monkeypatch):
-    for name in SWITCHES:
+    # verl leaves out of the workers' env_vars its defaults the launcher's environment already has;
+    # importing some of verl's entry points (an earlier test's) sets TOKENIZERS_PARALLELISM there.
+    for name in (*SWITCHES, *PPO_RAY_RUNTIME_ENV["env_vars"]):
         monkeypatch.delenv(name, raising=False)
     verl_compat.deactivate()
     verl_compat.activate()

@@ -10,7 +10,7 @@ through :mod:`verl_compat.probes`, and what is wrapped through :mod:`verl_compat
 from __future__ import annotations
 
 from ... import probes, reach, registry, wrapping
-from . import config as config_step
+from . import translate as config_step
 from .runtime import LEGACY_CALL, step_calls
 from .translate import Case
 

@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
@@ -83,6 +83,18 @@ class Resolution:
         return self.value is not _UNSET
 
 
+class CodeImport(NamedTuple):
+    """One import of a user's source file, as ``verl-compat doctor --code`` reads it (with ``ast``,
+    never importing the file): what a fix's ``describe_code`` gets, a list of them."""
+
+    file: str
+    line: int
+    module: str  # "verl.a.b": the module of ``import verl.a.b`` or ``from verl.a.b import …``
+    name: str | None  # the name of ``from module import name`` ("*" for a star import); None for ``import module``
+    scope: str  # "module" (runs at import: top level, class bodies) or "function" (runs when the function is called)
+    guarded: bool  # inside a ``try`` whose handlers catch ImportError (or Exception, BaseException, a bare except)
+
+
 @runtime_checkable
 class Fix(Protocol):
     """The contract every fix fits. Required::
@@ -100,6 +112,8 @@ class Fix(Protocol):
         describe(config) -> dict   what the fix would do to a config (doctor; the keys in
                                    docs/fix_contract.md)
         describe_trainer(cls) -> dict   whether and how its trainer hooks serve a class (doctor --trainer)
+        describe_code(imports) -> dict  what the imports of a user's code come to (doctor --code; a list
+                                   of :class:`CodeImport`)
         doctor_rows() -> list      extra (label, value) rows for doctor's "patches" section
         state() -> dict            merged into the fix's entry of status()
         reset()                    forget per-activation state (deactivate)
@@ -124,6 +138,7 @@ OPTIONAL_PARTS = (
     "prepare_config",
     "describe",
     "describe_trainer",
+    "describe_code",
     "doctor_rows",
     "state",
     "reset",

@@ -3,7 +3,8 @@ they read, and the edits they ask for one configuration, whatever the file forma
 read by an engine, go to the rules, and their edits come back for the engine to apply.
 
 migrate knows no key of its own. For each fix module of the registry it imports
-``<fix module>.migrate_rules`` when the fix has one and takes its ``RULES``. A broken rules module
+``<fix module>.migrate_rules`` when the fix has one and takes its ``RULES``: config rules for
+scripts, YAML and Markdown, and import rules for ``.py`` files (:mod:`.python_imports`). A broken rules module
 is an error, not a skip: a ``--check`` that silently left a fix's keys alone would pass files it
 should not.
 
@@ -23,7 +24,7 @@ import re
 import threading
 
 from .. import registry
-from ..migration import Options, Refusal, Setting
+from ..migration import ImportRule, Options, Refusal, Setting
 
 
 def fix_modules() -> tuple:
@@ -35,9 +36,9 @@ class RulesError(Exception):
     """A fix's ``migrate_rules`` module cannot be loaded."""
 
 
-@functools.cache
-def rules() -> tuple:
-    """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
+def _rules_of_fixes() -> list:
+    """Every rule of every fix that has a ``migrate_rules`` module, in the registry's order; raises
+    :class:`RulesError`."""
     found = []
     for module in fix_modules():
         name = f"{module}.migrate_rules"
@@ -46,7 +47,20 @@ def rules() -> tuple:
                 found += importlib.import_module(name).RULES
         except Exception as error:
             raise RulesError(f"cannot load the migrate rules of {module} ({type(error).__name__}: {error})") from error
-    return tuple(found)
+    return found
+
+
+@functools.cache
+def rules() -> tuple:
+    """The config rules (:class:`~verl_compat.migration.Rule`) of every fix; raises :class:`RulesError`."""
+    return tuple(rule for rule in _rules_of_fixes() if not isinstance(rule, ImportRule))
+
+
+@functools.cache
+def import_rules() -> tuple:
+    """The Python import rules (:class:`~verl_compat.migration.ImportRule`) of every fix; raises
+    :class:`RulesError`."""
+    return tuple(rule for rule in _rules_of_fixes() if isinstance(rule, ImportRule))
 
 
 @functools.cache

@@ -10,6 +10,8 @@ the import to write; a removed or replaced one raises :class:`RemovedFromVerlErr
 :class:`RemovedModuleError` for a module) naming the release, the change and what to do.
 :mod:`.keywords` translates old keyword arguments of verl callables, :mod:`.entry_points` the old
 ``python -m`` entry points ``verl.trainer.main_generation`` and ``verl.trainer.fsdp_sft_trainer``.
+Tools read code with the same table before it runs: :mod:`.code` (``verl-compat doctor --code``) and
+:mod:`.migrate_rules` (``verl-compat migrate`` on ``.py`` files).
 """
 
 from __future__ import annotations
@@ -72,6 +74,32 @@ def reset() -> None:
     runtime = sys.modules.get(f"{__name__}.runtime")
     if runtime is not None:
         runtime.reset()
+
+
+def describe_code(imports) -> dict:
+    """What each verl import of a user's code comes to on the installed verl (``doctor --code``)."""
+    from . import code
+
+    return code.describe(imports)
+
+
+# For migrate's rule (migrate_rules.py), which is loaded on every migrate run: the table is read at the
+# first question, so that a run over shell scripts and YAML never pays for it (~9 ms).
+
+
+def table_knows(module: str, names) -> bool:
+    """Whether the table can say anything of an import of ``module``, or of one of ``names`` from it
+    (no probe)."""
+    from . import resolve
+
+    return resolve.may_concern(module, names)
+
+
+def fate_on_installed(module: str, name: str | None):
+    """:func:`.resolve.fate` against the installed verl read from its files, never imported."""
+    from . import installed, resolve
+
+    return resolve.fate(module, name, installed.has)
 
 
 def doctor_rows() -> list:

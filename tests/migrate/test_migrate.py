@@ -493,13 +493,14 @@ def test_missing_dependency_is_one_line_and_exit_2(tmp_path, package, name, text
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
 
 
-def test_pre_commit_hook_checks_shell_and_yaml():
+def test_pre_commit_hook_checks_shell_yaml_and_python():
     from ruamel.yaml import YAML
 
     (hook,) = YAML(typ="safe").load(REPO / ".pre-commit-hooks.yaml")
     assert hook["id"] == "verl-compat-migrate"
     assert hook["entry"] == "verl-compat migrate --check"
-    assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml"}
+    assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml", "python"}
+    assert any(dependency.startswith("libcst") for dependency in hook["additional_dependencies"])
 
 
 NOT_TORCH_MEMORY = {

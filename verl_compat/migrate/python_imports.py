@@ -286,13 +286,9 @@ class _Rewriter:
             groups.setdefault(fate.module, []).append(alias.with_changes(name=self.cst.Name(fate.name), asname=asname))
         if list(groups) == [module] and all(a is b for a, b in zip(groups[module], updated.names, strict=True)):
             return updated
-        last_comma = updated.names[-1].comma
         statements = []
         for new_module, aliases in groups.items():
-            # The last name of each statement: a trailing comma only where the original had one.
-            aliases[-1] = aliases[-1].with_changes(
-                comma=last_comma if updated.lpar is not None else self.cst.MaybeSentinel.DEFAULT
-            )
+            aliases[-1] = self._last(aliases[-1], updated)
             lpar = updated.lpar if not statements else self._without_comment(updated.lpar)
             statements.append(updated.with_changes(module=self._node(new_module), names=aliases, lpar=lpar))
         statements[-1] = statements[-1].with_changes(semicolon=updated.semicolon)
@@ -301,6 +297,22 @@ class _Rewriter:
         for i in range(len(statements) - 1):
             statements[i] = statements[i].with_changes(semicolon=self.cst.MaybeSentinel.DEFAULT)
         return self.cst.FlattenSentinel(statements)
+
+    def _last(self, alias: Any, statement: Any) -> Any:
+        """``alias`` as the last name of a statement split off ``statement``: without parentheses, no
+        trailing comma; within them, its own comma and comment, followed by what came before the
+        closing parenthesis in ``statement`` (a newline, no indentation)."""
+        original = statement.names[-1]
+        if alias.comma is original.comma:  # the original last name, as it was
+            return alias
+        if statement.lpar is None:
+            return alias.with_changes(comma=self.cst.MaybeSentinel.DEFAULT)
+        closing = original.comma.whitespace_after if isinstance(original.comma, self.cst.Comma) else None
+        after = alias.comma.whitespace_after
+        if isinstance(after, self.cst.ParenthesizedWhitespace):
+            last_line = closing.last_line if isinstance(closing, self.cst.ParenthesizedWhitespace) else ""
+            return alias.with_changes(comma=alias.comma.with_changes(whitespace_after=after.with_changes(last_line=last_line)))
+        return alias.with_changes(comma=original.comma)
 
     def _without_comment(self, lpar: Any) -> Any:
         """An opening parenthesis for a statement split off another: the comment after the first

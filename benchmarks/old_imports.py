@@ -19,6 +19,8 @@ Each import is counted as one of:
   do (verl-compat's ``RemovedFromVerlError``);
 - ``GPU library``: it fails on a library this CPU machine lacks (vllm, Megatron, SGLang,
   flash-attn, …), for reasons verl-compat has nothing to do with;
+- ``other library``: it fails on another library of this environment, missing or of another version
+  (``pyext``, ``transformers``): an ``ImportError`` that names a module outside verl;
 - ``bare``: any other ``ImportError`` (the old path is simply gone, unexplained);
 - ``other error``: the import raised something else.
 
@@ -40,14 +42,7 @@ from _envs import REPO, clean_env
 from verl_compat.fixes.old_imports import installed, resolve
 
 DATA = REPO / "benchmarks/data/old_imports.jsonl"
-KINDS = ("resolve", "explained", "gpu", "bare", "other")
-HEADINGS = {
-    "resolve": "resolve",
-    "explained": "explained",
-    "gpu": "GPU library",
-    "bare": "bare",
-    "other": "other error",
-}
+KINDS = ("resolve", "explained", "gpu", "library", "bare", "other")
 
 # Libraries of GPU machines that verl's modules import (this CPU machine has none of them).
 GPU_LIBRARIES = (
@@ -107,7 +102,11 @@ def kind_of(error):
         return "explained"
     if gpu_failure(error):
         return "gpu"
-    return "bare" if isinstance(error, ImportError) else "other"
+    if not isinstance(error, ImportError):
+        return "other"
+    # A library of this environment missing or of another version (pyext, transformers), not verl's path.
+    name = getattr(error, "name", None) or "verl"
+    return "bare" if name.split(".")[0] == "verl" else "library"
 
 
 def statement(module, name):
@@ -135,9 +134,11 @@ def run_file(imports):
                 new_module, _, new_name = target.partition(":")
                 new_scope = {}
                 exec(statement(new_module, new_name or None), new_scope)
-                result["same"] = bound(entry["module"], entry["name"], scope) is bound(new_module, new_name or None, new_scope)
+                old = bound(entry["module"], entry["name"], scope)
+                result["same"] = old is bound(new_module, new_name or None, new_scope)
         except BaseException as error:
-            result = {"kind": kind_of(error), "error": f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:300]}
+            first = str(error).splitlines()[0] if str(error) else ""
+            result = {"kind": kind_of(error), "error": f"{type(error).__name__}: {first}"[:300]}
         out.append(result)
     return out
 
@@ -209,9 +210,17 @@ def run_tag(files: dict[str, list[dict]], side: str) -> list[tuple[dict, dict]]:
         raise SystemExit(f"the driver stopped ({done.returncode}): {done.stderr[-2000:]}")
     return [
         (row, result)
-        for rows, index in zip(files.values(), range(len(batches)))
-        for row, result in zip(rows, results[index])
+        for index, rows in enumerate(files.values())
+        for row, result in zip(rows, results[index], strict=True)
     ]
+
+
+def _cells(without: dict, with_: dict) -> str:
+    return (
+        f"{without['resolve']} / {without['bare']} / {without['gpu']} / {without['library']} / {without['other']} | "
+        f"{with_['resolve']} / {with_['explained']} / {with_['bare']} / {with_['gpu']} / {with_['library']} / "
+        f"{with_['other']}"
+    )
 
 
 def main() -> None:
@@ -230,7 +239,7 @@ def main() -> None:
         entry = {"files": len(files), "imports": sum(map(len, files.values()))}
         for side in ("without", "with"):
             counts = collections.Counter()
-            for row, result in run_tag(files, side):
+            for _, result in run_tag(files, side):
                 counts[result["kind"]] += 1
                 if "error" in result:
                     errors[f"{side} {result['kind']}"][result["error"]] += 1
@@ -243,28 +252,21 @@ def main() -> None:
     record["moved_same_object"] = {"same": same[True], "different": same[False]}
     print(f"verl {release}: each import of verl's own examples and recipes, without / with verl-compat")
     print(
-        "| tag | files | imports | without: resolve / bare / GPU library / other | with: resolve / explained / bare / GPU library / other |"
+        "| tag | files | imports | without: resolve / bare / GPU library / other library / other error "
+        "| with: resolve / explained / bare / GPU library / other library / other error |"
     )
     print("|---|---:|---:|---|---|")
     totals = {side: collections.Counter() for side in ("without", "with")}
     for tag, entry in table:
         for side in totals:
             totals[side].update(entry[side])
-        wo, wi = entry["without"], entry["with"]
-        print(
-            f"| {tag} | {entry['files']} | {entry['imports']} | {wo['resolve']} / {wo['bare']} / {wo['gpu']} / {wo['other']} "
-            f"| {wi['resolve']} / {wi['explained']} / {wi['bare']} / {wi['gpu']} / {wi['other']} |"
-        )
-    wo, wi = totals["without"], totals["with"]
-    print(
-        f"| all | | {sum(e['imports'] for _, e in table)} | {wo['resolve']} / {wo['bare']} / {wo['gpu']} / {wo['other']} "
-        f"| {wi['resolve']} / {wi['explained']} / {wi['bare']} / {wi['gpu']} / {wi['other']} |"
-    )
+        print(f"| {tag} | {entry['files']} | {entry['imports']} | {_cells(entry['without'], entry['with'])} |")
+    print(f"| all | | {sum(e['imports'] for _, e in table)} | {_cells(totals['without'], totals['with'])} |")
     print(
         f"moved paths that resolve with verl-compat: {same[True]} the very object of their new home, {same[False]} not"
     )
     for key, counter in sorted(errors.items()):
-        if key.endswith(("bare", "other", "gpu")):
+        if key.endswith(("bare", "other", "gpu", "library")):
             print(f"  {key}: " + "; ".join(f"{n}x {text}" for text, n in counter.most_common(args.errors)))
     record["errors"] = {key: dict(counter.most_common(20)) for key, counter in errors.items()}
     if args.json:

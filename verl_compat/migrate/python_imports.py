@@ -311,7 +311,8 @@ class _Rewriter:
         after = alias.comma.whitespace_after
         if isinstance(after, self.cst.ParenthesizedWhitespace):
             last_line = closing.last_line if isinstance(closing, self.cst.ParenthesizedWhitespace) else ""
-            return alias.with_changes(comma=alias.comma.with_changes(whitespace_after=after.with_changes(last_line=last_line)))
+            comma = alias.comma.with_changes(whitespace_after=after.with_changes(last_line=last_line))
+            return alias.with_changes(comma=comma)
         return alias.with_changes(comma=original.comma)
 
     def _without_comment(self, lpar: Any) -> Any:

@@ -205,23 +205,30 @@ _swallowed_total = 0
 @contextlib.contextmanager
 def guard(fix: str, where: str):
     """Run the shim's own logic fail-open: log the first error per (fix, where), never raise."""
-    global _swallowed_total
     try:
         yield
     except Exception as exc:
-        with _lock:
-            count = _errors.get((fix, where), 0)
-            _errors[(fix, where)] = count + 1
-            _swallowed_total += 1
-            _swallowed.append(Swallowed(_swallowed_total, fix, where, first_line(exc)))
-        if count == 0:
-            logger.exception(
-                "verl-compat: fix %r failed in %s; the run continues without it there "
-                "(set VERL_COMPAT_DISABLED_FIXES=%s to turn it off)",
-                fix,
-                where,
-                fix,
-            )
+        swallow(fix, where, exc)
+
+
+def swallow(fix: str, where: str, exc: Exception) -> None:
+    """What :func:`guard` does with an error, for a hot path that catches it itself (the import
+    hook, asked for every import no other finder found: a ``with`` block costs a microsecond there).
+    Call it inside the ``except`` block: the log carries the traceback being handled."""
+    global _swallowed_total
+    with _lock:
+        count = _errors.get((fix, where), 0)
+        _errors[(fix, where)] = count + 1
+        _swallowed_total += 1
+        _swallowed.append(Swallowed(_swallowed_total, fix, where, first_line(exc)))
+    if count == 0:
+        logger.exception(
+            "verl-compat: fix %r failed in %s; the run continues without it there "
+            "(set VERL_COMPAT_DISABLED_FIXES=%s to turn it off)",
+            fix,
+            where,
+            fix,
+        )
 
 
 def run_hook(fix, hook: str, *args, where: str | None = None):

@@ -24,8 +24,8 @@ exit status (when several apply, the lowest wins):
   {BAD_INPUT}  bad input: an override or --config file that cannot be composed
   {NO_VERL}  verl is not installed for this interpreter, or fails to import
   {VERL_LACKS}  verl-compat cannot patch what this verl runs, or an import of --code fails on it
-  {SHIM_OFF}  the config needs the shim, but VERL_COMPAT_DISABLE or VERL_COMPAT_DISABLED_FIXES
-     turns it off
+  {SHIM_OFF}  the config (or --code) needs the shim, but VERL_COMPAT_DISABLE or
+     VERL_COMPAT_DISABLED_FIXES turns it off
   {NOT_REACHED}  nothing brings the shim into verl's trainer process
   {TRAINER_NOT_SERVED}  a --trainer class would not be served by a fix with trainer hooks
 

@@ -16,6 +16,8 @@ Tools read code with the same table before it runs: :mod:`.code` (``verl-compat 
 
 from __future__ import annotations
 
+import sys
+
 from ... import registry
 from .errors import RemovedFromVerlError, RemovedKeywordError, RemovedModuleError
 
@@ -30,6 +32,7 @@ TARGETS = (
     "verl.utils.transferqueue_utils",
 )
 IMPORT_PACKAGES = ("verl",)
+_RUNTIME = f"{__name__}.runtime"
 
 
 def __getattr__(name: str):
@@ -42,16 +45,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def resolve_module(fullname: str):
-    from . import runtime
+def _runtime():
+    """:mod:`.runtime`, imported at the first question. The hooks below run for every import no other
+    finder found: a dict lookup costs a fraction of an import statement there."""
+    found = sys.modules.get(_RUNTIME)
+    if found is None:
+        from . import runtime as found
+    return found
 
-    return runtime.resolve_module(fullname)
+
+def resolve_module(fullname: str):
+    return _runtime().resolve_module(fullname)
 
 
 def resolve_name(module: str, name: str):
-    from . import runtime
-
-    return runtime.resolve_name(module, name)
+    return _runtime().resolve_name(module, name)
 
 
 def patches(module):
@@ -62,16 +70,12 @@ def patches(module):
 
 def state() -> dict:
     """The old paths met in this process and what each came to."""
-    import sys
-
-    runtime = sys.modules.get(f"{__name__}.runtime")
+    runtime = sys.modules.get(_RUNTIME)
     return runtime.state() if runtime is not None else {"imports": {}, "import_counts": {}}
 
 
 def reset() -> None:
-    import sys
-
-    runtime = sys.modules.get(f"{__name__}.runtime")
+    runtime = sys.modules.get(_RUNTIME)
     if runtime is not None:
         runtime.reset()
 

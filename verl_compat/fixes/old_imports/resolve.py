@@ -126,7 +126,10 @@ def _module_row(module: str) -> Row | None:
 
 def fate(module: str, name: str | None, has: Has) -> Fate | None:
     """What ``import module`` (``name`` None) or ``module.name`` comes to on the verl that ``has``
-    describes; None where it resolves as it is, or where the table knows nothing of it."""
+    describes; None where it resolves as it is, or where the table knows nothing of it (then ``has``
+    is never asked: an import outside the table costs a lookup or two)."""
+    if not may_concern(module, () if name is None else (name,)):
+        return None
     return _fate_of_module(module, has) if name is None else _fate_of_name(module, name, has)
 
 

@@ -117,10 +117,22 @@ def test_check_and_diff_write_nothing(tmp_path, capsys, legacy_lib):
             "        Moved,  # m\n    )\n",
         ),
         ("import legacy_lib.old_mod\n", "import legacy_lib.new_mod\n"),
+        ("from legacy_lib import \\\n    old_mod\n", "from legacy_lib import \\\n    new_mod as old_mod\n"),
         ("from legacy_lib.old import Moved", "from legacy_lib.new import Moved"),  # no newline at the end
         ("from legacy_lib.util import Moved\n", "from legacy_lib.util import Moved\n"),  # a path no rule knows
     ],
-    ids=["alias", "renamed", "renamed-as-new", "semicolon", "continuation", "indented", "bare", "no-eol", "unknown"],
+    ids=[
+        "alias",
+        "renamed",
+        "renamed-as-new",
+        "semicolon",
+        "continuation",
+        "indented",
+        "bare",
+        "name-on-a-continuation-line",
+        "no-eol",
+        "unknown",
+    ],
 )
 def test_forms(source, expected):
     from moved_import_fix.migrate_rules import RULES

@@ -38,6 +38,7 @@ from ..migration import ImportFate, Refusal
 from .text import splice
 
 _WORD = re.compile(r"\w+")
+_AFTER_IMPORT = re.compile(r"\bimport\b(?:[ \t]*\([^)]*\)|(?:[^\n\\]|\\\n|\\.)*)")
 _LINE_END = re.compile(r"[ \t]*(#[^\n]*)?\n?")
 
 
@@ -85,7 +86,9 @@ class _Rules:
         modules = set(re.findall(rf"(?<![\w.])(?:{packages})(?:\.\w+)*", text))
         if any(self.rule_for(module, ()) for module in modules):
             return True
-        words = frozenset(_WORD.findall(text))
+        # A name imported from a module is spelled after an ``import``: up to the closing parenthesis,
+        # or the end of the line and its backslash continuations.
+        words = frozenset(_WORD.findall(" ".join(_AFTER_IMPORT.findall(text))))
         return any(self.rule_for(module, words) for module in modules)
 
 

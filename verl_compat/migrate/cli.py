@@ -12,8 +12,9 @@ from . import files, migrate, rulebook
 from .python_imports import Unmigrated
 
 DESCRIPTION = """\
-Rewrite legacy verl configs into verl's own keys, so launch scripts and YAML configs work
-without verl-compat. The rules come from verl-compat's fixes:
+Rewrite legacy verl configs into verl's own keys, and old verl imports of Python files into
+where the installed verl has them, so launch scripts, YAML configs and code work without
+verl-compat. The rules come from verl-compat's fixes:
 
 {rules}
 

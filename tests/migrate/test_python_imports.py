@@ -163,6 +163,8 @@ def test_libcst_is_imported_only_for_a_file_with_an_import_to_rewrite(tmp_path):
         print(status, "libcst" in sys.modules)
         """)
     assert run_python(block, plain, cwd=tmp_path).stdout == "0 False\n"
+    moved = write(tmp_path, "moved.py", "from verl.trainer.ppo.ray_trainer import Worker\n")  # moved in verl 0.6.0
+    assert run_python(block, moved, cwd=tmp_path).stdout == "1 True\n"
 
 
 def test_a_directory_reads_python_files_for_their_imports(tmp_path, capsys, legacy_lib):

@@ -40,7 +40,7 @@ def describe(imports: list[registry.CodeImport]) -> dict[str, Any]:
     }
 
 
-def statement(module: str, name: str | None) -> str:
+def _statement(module: str, name: str | None) -> str:
     return f"import {module}" if name is None else f"from {module} import {name}"
 
 
@@ -48,12 +48,15 @@ def _entry(found: registry.CodeImport) -> dict[str, Any]:
     name = None if found.name == "*" else found.name
     fate = resolve.fate(found.module, name, installed.has)
     path = found.module if name is None else f"{found.module}:{name}"
-    entry = {**found._asdict(), "statement": statement(found.module, found.name)}
+    entry = {**found._asdict(), "statement": _statement(found.module, found.name)}
     if fate is None:
-        kind = "resolves" if installed.has(path) else "missing"
-        message = "" if kind == "resolves" else f"{resolve.dotted(path)} is not in this verl, and verl-compat's table "
-        if kind == "missing":
-            message += "does not know it: the import fails as it would without verl-compat"
+        kind, message = "resolves", ""
+        if not installed.has(path):
+            kind = "missing"
+            message = (
+                f"{resolve.dotted(path)} is not in this verl, and verl-compat's table does not know it: the import "
+                "fails as it would without verl-compat"
+            )
         entry.update(fate=kind, target=None, instead=None, message=message)
     else:
         entry.update(

@@ -1,6 +1,7 @@
 """What the old_imports hook costs imports that never needed it.
 
-    .venvs/verl-0.9.1/bin/python benchmarks/old_imports_cost.py [--venv .venvs/verl-0.9.1] [--rounds 10] [--json out.json]
+    .venvs/verl-0.9.1/bin/python benchmarks/old_imports_cost.py [--venv .venvs/verl-0.9.1] [--rounds 10]
+        [--json out.json]
 
 1. ``import verl.trainer.ppo.ray_trainer`` with and without verl-compat installed: the linked
    environments of ``import_cost.py`` (``with``: every package; ``without``: all but verl-compat),
@@ -91,8 +92,7 @@ def main() -> None:
     )
     runs = [json.loads(run_python(FINDER, python=source / "bin/python", drop=USER_SHELL).stdout) for _ in range(3)]
     finder = {
-        label: {key: statistics.median(run[label][key] for run in runs) for key in runs[0][label]}
-        for label in runs[0]
+        label: {key: statistics.median(run[label][key] for run in runs) for key in runs[0][label]} for label in runs[0]
     }
     for label, entry in finder.items():
         added = entry["failing import with the finder"] - entry["failing import without the finder"]

@@ -3,7 +3,6 @@ no function-level import of the package's own modules to hide one. Read from the
 it holds for code paths no test runs."""
 
 import ast
-import re
 from pathlib import Path
 
 import pytest

@@ -14,6 +14,7 @@ sys.path.insert(0, str(REPO / "tests/support"))  # the suite's own helpers: one 
 
 from pyrun import USER_SHELL, clean_env, run, run_python  # noqa: E402, F401
 from venvs import SHIM as LEAVE_OUT  # noqa: E402, F401
+from venvs import build_wheel, farm, site_packages, uv, venv  # noqa: E402, F401
 
 
 def interleaved(commands: dict, rounds: int, warmup: int = 3) -> dict:

@@ -33,7 +33,7 @@ docs: https://github.com/verl-compat/verl-compat#readme"""
 
 SUBCOMMANDS = {
     "doctor": ("verl_compat.doctor.cli", "show versions, probes, auto-load and what the shim does to a config"),
-    "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides and YAML keys into the new form"),
+    "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides, YAML keys and verl imports into the new form"),
     "view": ("verl_compat.view.command", "one offline page (or --text) for a run's memory snapshots"),
 }
 

@@ -101,11 +101,13 @@ def _ask(hook: str, *args: str) -> registry.Resolution | None:
             if not callable(function):
                 continue
             answer = None
-            with registry.guard(fix.NAME, hook):
+            try:  # registry.guard, spelled out: this runs for every import no other finder found
                 given = function(*args)
                 if given is not None and not isinstance(given, registry.Resolution):
                     raise TypeError(f"{fix.NAME}.{hook} returned {type(given).__name__}, not a Resolution")
                 answer = given
+            except Exception as exc:
+                registry.swallow(fix.NAME, hook, exc)
             if answer is not None:
                 return answer
         return None
@@ -125,7 +127,8 @@ def _in_import() -> bool:
 def _launched(fullname: str) -> bool:
     """Whether ``runpy`` is locating ``fullname`` for ``python -m fullname`` right now: while it does,
     ``sys.argv[0]`` is ``"-m"`` (the documented placeholder), and ``sys.orig_argv`` names the module."""
-    if sys.argv[:1] != ["-m"]:
+    argv = sys.argv
+    if not argv or argv[0] != "-m":  # the common case, first: this runs for every import no finder found
         return False
     argv = list(getattr(sys, "orig_argv", ()))[1:]
     for i, arg in enumerate(argv):

@@ -6,6 +6,10 @@ file: migrate reads the settings one launch (or one YAML document) receives, han
 as :class:`Setting` objects, and applies the edits the rule returns to the shell words, YAML entries
 or Markdown blocks they came from. docs/migrate.md ("Rules from fixes") describes the contract.
 
+A fix whose old Python import paths users should rewrite offers an :class:`ImportRule` in the same
+``RULES``: migrate asks it what each import of a ``.py`` file comes to (:class:`ImportFate`) and
+rewrites the moved ones.
+
 A leaf of the package (standard library only): fixes import it, and so does migrate.
 """
 
@@ -131,4 +135,53 @@ class Rule:
         """The edits (:class:`Set`, :class:`Rename`, :class:`Delete`) that say the configuration in
         verl's own keys; empty when it already does, which makes migrating twice change nothing.
         Raise :class:`Refusal` instead of guessing."""
+        raise NotImplementedError
+
+
+# --- Python imports -----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ImportFate:
+    """What an old import comes to on the installed verl, as an :class:`ImportRule` says it.
+
+    ``kind`` "moved": the very object lives at ``module`` (``import module`` for an old module;
+    ``from module import name`` for an old name, ``name`` being a submodule where the old name
+    was one), and migrate rewrites the import there, keeping the names the file binds. Any other
+    ``kind`` ("replaced", "removed"): nothing can be written in its place, and migrate names the
+    import with ``message`` (what happened, the release and the change, what to do).
+    """
+
+    kind: str
+    message: str
+    module: str | None = None
+    name: str | None = None
+
+
+class ImportRule:
+    """A migrate rule for the imports of Python files: subclass it, say what it does in the
+    docstring, and set
+
+    - ``name``: a short name, shown in messages and ``--help``;
+    - ``packages``: the top-level packages whose imports it judges (``("verl",)``); a ``.py`` file
+      that spells none of them is not parsed;
+
+    and implement :meth:`fate` (and, to keep a check over a checkout fast, :meth:`may_concern`).
+    """
+
+    name = ""
+    packages: tuple = ()
+
+    def may_concern(self, module: str, names) -> bool:
+        """Whether ``import module``, or ``from module import`` one of ``names`` (a collection of
+        identifiers), can have a fate at all, answered from the rule's own data without looking at
+        the installed package. migrate asks it for each dotted name of the rule's packages in a
+        file, with every identifier the file spells (a file none may concern is not parsed), then
+        for each import, with its name (none for ``import module``), before :meth:`fate`. True
+        unless the rule knows better."""
+        return True
+
+    def fate(self, module: str, name: str | None) -> ImportFate | None:
+        """What ``import module`` (``name`` None) or ``from module import name`` comes to on the
+        installed release; None where it imports as it is (or the rule knows nothing of it)."""
         raise NotImplementedError

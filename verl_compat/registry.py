@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
@@ -87,6 +87,18 @@ class Resolution:
         return self.value is not _UNSET
 
 
+class CodeImport(NamedTuple):
+    """One import of a user's source file, as ``verl-compat doctor --code`` reads it (with ``ast``,
+    never importing the file): what a fix's ``describe_code`` gets, a list of them."""
+
+    file: str
+    line: int
+    module: str  # "verl.a.b": the module of ``import verl.a.b`` or ``from verl.a.b import …``
+    name: str | None  # the name of ``from module import name`` ("*" for a star import); None for ``import module``
+    scope: str  # "module" (runs at import: top level, class bodies) or "function" (runs when the function is called)
+    guarded: bool  # inside a ``try`` whose handlers catch ImportError (or Exception, BaseException, a bare except)
+
+
 @runtime_checkable
 class Fix(Protocol):
     """The contract every fix fits. Required::
@@ -104,6 +116,8 @@ class Fix(Protocol):
         describe(config) -> dict   what the fix would do to a config (doctor; the keys in
                                    docs/fix_contract.md)
         describe_trainer(cls) -> dict   whether and how its trainer hooks serve a class (doctor --trainer)
+        describe_code(imports) -> dict  what the imports of a user's code come to (doctor --code; a list
+                                   of :class:`CodeImport`)
         doctor_rows() -> list      extra (label, value) rows for doctor's "patches" section
         state() -> dict            merged into the fix's entry of status()
         reset()                    forget per-activation state (deactivate)
@@ -128,6 +142,7 @@ OPTIONAL_PARTS = (
     "prepare_config",
     "describe",
     "describe_trainer",
+    "describe_code",
     "doctor_rows",
     "state",
     "reset",
@@ -194,23 +209,30 @@ _swallowed_total = 0
 @contextlib.contextmanager
 def guard(fix: str, where: str):
     """Run the shim's own logic fail-open: log the first error per (fix, where), never raise."""
-    global _swallowed_total
     try:
         yield
     except Exception as exc:
-        with _lock:
-            count = _errors.get((fix, where), 0)
-            _errors[(fix, where)] = count + 1
-            _swallowed_total += 1
-            _swallowed.append(Swallowed(_swallowed_total, fix, where, first_line(exc)))
-        if count == 0:
-            logger.exception(
-                "verl-compat: fix %r failed in %s; the run continues without it there "
-                "(set VERL_COMPAT_DISABLED_FIXES=%s to turn it off)",
-                fix,
-                where,
-                fix,
-            )
+        swallow(fix, where, exc)
+
+
+def swallow(fix: str, where: str, exc: Exception) -> None:
+    """What :func:`guard` does with an error, for a hot path that catches it itself (the import
+    hook, asked for every import no other finder found: a ``with`` block costs a microsecond there).
+    Call it inside the ``except`` block: the log carries the traceback being handled."""
+    global _swallowed_total
+    with _lock:
+        count = _errors.get((fix, where), 0)
+        _errors[(fix, where)] = count + 1
+        _swallowed_total += 1
+        _swallowed.append(Swallowed(_swallowed_total, fix, where, first_line(exc)))
+    if count == 0:
+        logger.exception(
+            "verl-compat: fix %r failed in %s; the run continues without it there "
+            "(set VERL_COMPAT_DISABLED_FIXES=%s to turn it off)",
+            fix,
+            where,
+            fix,
+        )
 
 
 def run_hook(fix, hook: str, *args, where: str | None = None):

@@ -226,10 +226,10 @@ REFUSALS = {
         "steps with --steps, e.g. `verl-compat migrate --steps 1,2,3 FILE`",
     ),
     "a launch file that is not a shell script": (
-        "launch.py",
+        "launch.ipynb",
         """\
-        # a Python launcher: not lexed as a shell script
-        args = ["actor_rollout_ref.actor.profiler.tool=torch_memory", "trainer.total_training_steps=2"]
+        {"cells": [{"cell_type": "code", "source": [
+          "!python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.profiler.tool=torch_memory"]}]}
         """,
         [2],
         "not a shell script, YAML or Markdown",
@@ -316,7 +316,9 @@ def test_refusal_names_the_lines_and_leaves_the_file(tmp_path, capsys, case):
 
 def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, capsys):
     """``verl-compat migrate --check DIR``: shell scripts (by suffix, or by a shebang naming a
-    shell), YAML and Markdown files; other files and hidden directories (``.git``) left out."""
+    shell), YAML and Markdown files, and Python files for their imports only (a setting in a
+    Python string is read where the file is named: tests/migrate/test_python_imports.py); other
+    files and hidden directories (``.git``) left out."""
     legacy = f"python3 -m verl.trainer.main_ppo {LEGACY_LINE} trainer.total_training_steps=1\n"
     for name in ("a/run.sh", "a/b/launch", "a/job.sbatch", "c/overlay.yaml", "d/README.md", ".git/hooks/x.sh"):
         write(tmp_path, name, "#!/bin/bash\n" + legacy if name in ("a/b/launch", "a/job.sbatch") else legacy)
@@ -333,7 +335,7 @@ def test_a_directory_is_every_script_yaml_and_markdown_file_below_it(tmp_path, c
         "/a/run.sh",
         "/d/README.md",
     ]
-    assert err.endswith("4 to migrate, 1 unchanged, 0 refused\n")
+    assert err.endswith("4 to migrate, 2 unchanged, 0 refused\n")
 
 
 def test_yaml_read_by_libyaml_and_by_ruamel_alone_gives_the_same_result(monkeypatch):
@@ -491,13 +493,14 @@ def test_missing_dependency_is_one_line_and_exit_2(tmp_path, package, name, text
     assert done.stderr.count("\n") == 1 and "pip install 'verl-compat[migrate]'" in done.stderr, done.stderr
 
 
-def test_pre_commit_hook_checks_shell_and_yaml():
+def test_pre_commit_hook_checks_shell_yaml_and_python():
     from ruamel.yaml import YAML
 
     (hook,) = YAML(typ="safe").load(REPO / ".pre-commit-hooks.yaml")
     assert hook["id"] == "verl-compat-migrate"
     assert hook["entry"] == "verl-compat migrate --check"
-    assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml"}
+    assert hook["language"] == "python" and set(hook["types_or"]) == {"shell", "yaml", "python"}
+    assert any(dependency.startswith("libcst") for dependency in hook["additional_dependencies"])
 
 
 NOT_TORCH_MEMORY = {

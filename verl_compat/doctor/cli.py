@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from .. import probes
+from .code import read as read_code
 from .config import BadInput, describe_source, read_config
 from .exits import BAD_INPUT, NO_VERL, NOT_REACHED, SHIM_OFF, TRAINER_NOT_SERVED, VERL_LACKS
 from .rendering import render, render_json
@@ -22,9 +23,9 @@ exit status (when several apply, the lowest wins):
   0  healthy
   {BAD_INPUT}  bad input: an override or --config file that cannot be composed
   {NO_VERL}  verl is not installed for this interpreter, or fails to import
-  {VERL_LACKS}  verl-compat cannot patch what this verl runs
-  {SHIM_OFF}  the config needs the shim, but VERL_COMPAT_DISABLE or VERL_COMPAT_DISABLED_FIXES
-     turns it off
+  {VERL_LACKS}  verl-compat cannot patch what this verl runs, or an import of --code fails on it
+  {SHIM_OFF}  the config (or --code) needs the shim, but VERL_COMPAT_DISABLE or
+     VERL_COMPAT_DISABLED_FIXES turns it off
   {NOT_REACHED}  nothing brings the shim into verl's trainer process
   {TRAINER_NOT_SERVED}  a --trainer class would not be served by a fix with trainer hooks
 
@@ -32,6 +33,7 @@ examples:
   verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3
   verl-compat doctor --config my_overlay.yaml --json > doctor.json
   verl-compat doctor --trainer my_recipe.trainer:MyTrainer
+  verl-compat doctor custom_reward_function.path=my_reward.py --code my_recipe/
 
 docs: https://github.com/verl-compat/verl-compat/blob/main/docs/doctor.md"""
 
@@ -58,6 +60,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a trainer class of your own (or a recipe's) to check: whether and how each fix's trainer "
         "hooks reach it; repeatable",
     )
+    parser.add_argument(
+        "--code",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="your own Python files or folders (a recipe, custom workers; put overrides before it): each verl "
+        "import, read without importing it, and what it comes to on this verl; the reward function file the "
+        "config names (custom_reward_function.path) is read too",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -71,11 +83,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"verl-compat doctor: {exc}", file=sys.stderr)
             return BAD_INPUT
     try:
+        code = read_code(args.code, config)
         classes = [(name, import_trainer(name)) for name in args.trainer]
     except BadInput as exc:
         print(f"verl-compat doctor: {exc}", file=sys.stderr)
         return BAD_INPUT
-    report = collect(config, describe_source(args.overrides, args.config), classes)
+    report = collect(config, describe_source(args.overrides, args.config), classes, code)
     print(render_json(report) if args.json else render(report))
     if report["problems"]:
         print(f"verl-compat doctor: {report['problems'][0]['reason']}", file=sys.stderr)

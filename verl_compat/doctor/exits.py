@@ -43,14 +43,15 @@ def _found(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
     if report["probe_error"]:
         yield _problem(VERL_LACKS, f"a verl feature probe fails: {report['probe_error']}")
     shim = report["status"]
-    for name, entry in (report["config"] or {}).get("fixes", {}).items():
-        if entry.get("acts") and shim["disabled"]:
-            yield _problem(SHIM_OFF, f"the config needs verl-compat, but {_toggles.DISABLE} turns it off")
-        elif entry.get("acts") and name in shim["disabled_fixes"]:
-            yield _problem(SHIM_OFF, f"the config needs {name}, but {_toggles.DISABLED_FIXES} turns it off")
-        else:
-            for reason in entry.get("cannot", ()):
-                yield _problem(VERL_LACKS, reason)
+    for subject in ("config", "code"):
+        for name, entry in (report.get(subject) or {}).get("fixes", {}).items():
+            if entry.get("acts") and shim["disabled"]:
+                yield _problem(SHIM_OFF, f"the {subject} needs verl-compat, but {_toggles.DISABLE} turns it off")
+            elif entry.get("acts") and name in shim["disabled_fixes"]:
+                yield _problem(SHIM_OFF, f"the {subject} needs {name}, but {_toggles.DISABLED_FIXES} turns it off")
+            else:
+                for reason in entry.get("cannot", ()):
+                    yield _problem(VERL_LACKS, reason)
     for module, state in (report["target_modules"] or {}).items():
         if state.startswith("import failed"):
             yield _problem(VERL_LACKS, f"cannot patch {module}: {state}")

@@ -60,6 +60,8 @@ def render(report: dict[str, Any]) -> str:
     lines += _render_patches(report)
     if report["config"]:
         lines += _render_plan(report["config"])
+    if report.get("code"):
+        lines += _render_code(report["code"])
     for trainer in report.get("trainers", ()):
         lines += _render_trainer(trainer)
     if report["problems"]:
@@ -110,6 +112,15 @@ def _render_patches(report: dict[str, Any]) -> list[str]:
 def _render_plan(config: dict[str, Any]) -> list[str]:
     rows = [tuple(row) for entry in config["fixes"].values() for row in entry.get("rows", ())]
     return _section(f"config: {config['source']}", rows)
+
+
+def _render_code(code: dict[str, Any]) -> list[str]:
+    rows = [tuple(row) for entry in code["fixes"].values() for row in entry.get("rows", ())]
+    if not code["fixes"]:
+        rows.append(("imports", "no fix of this verl-compat reads code"))
+    rows += [(entry["file"], f"unreadable, its imports unknown: {entry['error']}") for entry in code["unreadable"]]
+    files = len(code["files"])
+    return _section(f"code: {code['source']} ({files} file{'s' * (files != 1)})", rows)
 
 
 def _render_trainer(trainer: dict[str, Any]) -> list[str]:

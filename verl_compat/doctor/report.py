@@ -2,8 +2,8 @@
 answers, and the problems with the exit status.
 
 doctor knows no fix: it asks every loaded fix the contract's questions (``describe(config)``,
-``describe_trainer(cls)``, ``doctor_rows()``; docs/fix_contract.md) and shows the answers. A fix
-that fails to answer is shown as failed and counted as a problem, so one broken fix cannot hide
+``describe_trainer(cls)``, ``describe_code(imports)``, ``doctor_rows()``; docs/fix_contract.md) and
+shows the answers. A fix that fails to answer is shown as failed and counted as a problem, so one broken fix cannot hide
 the others or crash doctor.
 """
 
@@ -19,8 +19,11 @@ from .. import patching, probes, registry, status
 from . import environment, exits
 
 
-def collect(config: Any = None, source: str = "", classes: Sequence[tuple[str, type]] = ()) -> dict[str, Any]:
-    """The whole report as plain data (what ``--json`` prints)."""
+def collect(
+    config: Any = None, source: str = "", classes: Sequence[tuple[str, type]] = (), code: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The whole report as plain data (what ``--json`` prints). ``code`` is what ``--code`` read
+    (:func:`.code.read`): its imports go to each fix's ``describe_code``."""
     versions = environment.versions()
     probe_values = modules = None
     probe_error = None
@@ -46,9 +49,17 @@ def collect(config: Any = None, source: str = "", classes: Sequence[tuple[str, t
         "target_modules": modules,
         "fix_rows": {fix.NAME: _rows_of(fix) for fix in fixes} if verl["importable"] else {},
         "config": None,
+        "code": None,
     }
     if config is not None:
         report["config"] = {"source": source, "fixes": _ask(fixes, "describe", config)}
+    if code is not None:
+        report["code"] = {
+            "source": code["source"],
+            "files": code["files"],
+            "unreadable": code["unreadable"],
+            "fixes": _ask(fixes, "describe_code", code["imports"]),
+        }
     if classes:
         report["trainers"] = [{"name": name, "fixes": _ask(fixes, "describe_trainer", cls)} for name, cls in classes]
     report["problems"] = exits.problems(report)
@@ -57,9 +68,9 @@ def collect(config: Any = None, source: str = "", classes: Sequence[tuple[str, t
 
 
 def _ask(fixes: list[ModuleType], hook: str, subject: Any) -> dict[str, dict[str, Any]]:
-    """Each fix's ``hook(subject)`` (``describe(config)``, ``describe_trainer(cls)``: the fix
-    contract), by fix name; a failing one is shown as failed. verl prints at import: stdout is kept
-    for the report."""
+    """Each fix's ``hook(subject)`` (``describe(config)``, ``describe_trainer(cls)``,
+    ``describe_code(imports)``: the fix contract), by fix name; a failing one is shown as failed.
+    verl prints at import: stdout is kept for the report."""
     answers = {}
     for fix in fixes:
         if callable(getattr(fix, hook, None)):

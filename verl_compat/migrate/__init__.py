@@ -14,31 +14,62 @@ concerned by is read closely; the others are left as they are, without complaint
 mentions no rule's setting is not parsed at all (most of a checkout: that is what makes a pre-commit
 check over it fast). Nothing is guessed: a rule refuses, naming the lines, and the file is left as
 it was. Only the overrides or YAML entries that change are rewritten; every other byte stays.
+Python files (:mod:`.python_imports`) get the fixes' import rules instead: moved imports rewritten
+with libcst, the others named.
 
-Hydra (the override grammar), tree-sitter-bash (bash's grammar), libyaml and ruamel.yaml are imported
-only when a file needs them.
+Hydra (the override grammar), tree-sitter-bash (bash's grammar), libyaml, ruamel.yaml and libcst are
+imported only when a file needs them.
 """
 
 from __future__ import annotations
 
 from ..migration import Options, Refusal
-from . import markdown, rulebook, shell, yaml_config
-from .files import kind_of
+from . import markdown, python_imports, rulebook, shell, yaml_config
+from .files import Unreadable, kind_of
+from .python_imports import Unmigrated
 
 Refused = Refusal  # what migrate raises when migrating would mean guessing
 
-__all__ = ["Refused", "kind_of", "migrate"]
+__all__ = ["Refused", "Unmigrated", "kind_of", "migrate"]
 
 
-def migrate(text: str, kind: str = "shell", steps=None) -> str:
+def migrate(text: str, kind: str = "shell", steps=None, *, named: bool = True) -> str:
     """``text`` in the new form (unchanged when there is nothing to migrate); raises ``Refused``.
 
-    ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown`` or ``other``.
+    ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown``, ``python`` or
+    ``other``. A Python file with imports (or settings) left for the user raises :class:`Unmigrated`,
+    a ``Refused`` that carries the file with its moved imports rewritten. ``named``: the user named
+    the file (it was not found under a directory), so a Python file's strings are read for settings too.
     """
+    if kind == "python":
+        return _migrate_python(text, named)
     for rule in rulebook.rules():
         with rulebook.pass_of(rule):
             text = _migrate_pass(text, kind, Options(steps))
     return text
+
+
+def _migrate_python(text: str, named: bool) -> str:
+    """The fixes' import rules on the imports. In a file the user named, a config rule's setting in
+    a string (a launcher in Python that builds overrides) is named too, for the user to migrate by
+    hand, as in any file that is not a script, YAML or Markdown; comments and code are not settings.
+    Under a directory only the imports are read, as only scripts, YAML and Markdown were before."""
+    try:
+        new, notes = python_imports.migrate_python(text, rulebook.import_rules())
+    except (SyntaxError, ValueError) as error:
+        raise Unreadable(f"not Python: {error}") from None
+    strings = None
+    for rule in rulebook.rules() if named else ():
+        if not any(mention in text for mention in rule.mentions):
+            continue
+        for match in rule.text_setting.finditer(text):
+            strings = python_imports.string_spans(text) if strings is None else strings
+            if any(start <= match.start() < end for start, end in strings):
+                line = text.count("\n", 0, match.start()) + 1
+                notes.append((line, f"sets {rule.name} in a Python file: migrate it by hand"))
+    if notes:
+        raise Unmigrated(new, notes)
+    return new
 
 
 def _migrate_pass(text: str, kind: str, options: Options) -> str:

@@ -18,31 +18,38 @@ from pathlib import Path
 _YAML_SUFFIXES = (".yaml", ".yml")
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh")
+_PYTHON_SUFFIXES = (".py",)
 
 
 def kind_of(path: Path, text: str) -> str:
-    """``yaml``, ``markdown``, ``shell`` (by suffix, or a shebang naming a shell), or ``other``."""
+    """``yaml``, ``markdown``, ``python``, ``shell`` (by suffix, or a shebang naming a shell), or
+    ``other``."""
     suffix = path.suffix.lower()
     if suffix in _YAML_SUFFIXES:
         return "yaml"
     if suffix in _MARKDOWN_SUFFIXES:
         return "markdown"
+    if suffix in _PYTHON_SUFFIXES:
+        return "python"
     first_line = text[: text.find("\n")] if text.startswith("#!") else ""
     if suffix in _SHELL_SUFFIXES or re.search(r"\b(ba|z|k|da)?sh\b", first_line):
         return "shell"
     return "other"
 
 
+_READ_SUFFIXES = (*_YAML_SUFFIXES, *_MARKDOWN_SUFFIXES, *_SHELL_SUFFIXES, *_PYTHON_SUFFIXES)
+
+
 def walk(directory: Path) -> list[Path]:
-    """The files under ``directory`` that migrate reads as scripts, YAML or Markdown (``kind_of``),
-    sorted: by suffix, or by a shebang naming a shell (``job.sbatch``, ``train``). Hidden
-    directories (``.git``) are skipped, as are symbolic links to directories."""
+    """The files under ``directory`` that migrate reads as scripts, YAML, Markdown or Python
+    (``kind_of``), sorted: by suffix, or by a shebang naming a shell (``job.sbatch``, ``train``).
+    Hidden directories (``.git``) are skipped, as are symbolic links to directories."""
     found = []
     for root, directories, names in os.walk(directory):
         directories[:] = sorted(name for name in directories if not name.startswith("."))
         for name in sorted(names):
             path = Path(root, name)
-            if path.suffix.lower() in (*_YAML_SUFFIXES, *_MARKDOWN_SUFFIXES, *_SHELL_SUFFIXES) or _shebang(path):
+            if path.suffix.lower() in _READ_SUFFIXES or _shebang(path):
                 found.append(path)
     return found
 

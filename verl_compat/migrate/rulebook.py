@@ -3,7 +3,8 @@ they read, and the edits they ask for one configuration, whatever the file forma
 read by an engine, go to the rules, and their edits come back for the engine to apply.
 
 migrate knows no key of its own. For each fix module of the registry it imports
-``<fix module>.migrate_rules`` when the fix has one and takes its ``RULES``. A broken rules module
+``<fix module>.migrate_rules`` when the fix has one and takes its ``RULES``: config rules for
+scripts, YAML and Markdown, and import rules for ``.py`` files (:mod:`.python_imports`). A broken rules module
 is an error, not a skip: a ``--check`` that silently left a fix's keys alone would pass files it
 should not.
 
@@ -25,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import registry
-from ..migration import Edit, Options, Refusal, Rule, Setting
+from ..migration import Edit, ImportRule, Options, Refusal, Rule, Setting
 
 
 def fix_modules() -> tuple[str, ...]:
@@ -37,10 +38,10 @@ class RulesError(Exception):
     """A fix's ``migrate_rules`` module cannot be loaded."""
 
 
-@functools.cache
-def rules() -> tuple[Rule, ...]:
-    """Every rule of every fix that has a ``migrate_rules`` module; raises :class:`RulesError`."""
-    found: list[Rule] = []
+def _rules_of_fixes() -> list[Rule | ImportRule]:
+    """Every rule of every fix that has a ``migrate_rules`` module, in the registry's order; raises
+    :class:`RulesError`."""
+    found: list[Rule | ImportRule] = []
     for module in fix_modules():
         name = f"{module}.migrate_rules"
         try:
@@ -48,7 +49,20 @@ def rules() -> tuple[Rule, ...]:
                 found += importlib.import_module(name).RULES
         except Exception as error:
             raise RulesError(f"cannot load the migrate rules of {module} ({type(error).__name__}: {error})") from error
-    return tuple(found)
+    return found
+
+
+@functools.cache
+def rules() -> tuple[Rule, ...]:
+    """The config rules (:class:`~verl_compat.migration.Rule`) of every fix; raises :class:`RulesError`."""
+    return tuple(rule for rule in _rules_of_fixes() if not isinstance(rule, ImportRule))
+
+
+@functools.cache
+def import_rules() -> tuple[ImportRule, ...]:
+    """The Python import rules (:class:`~verl_compat.migration.ImportRule`) of every fix; raises
+    :class:`RulesError`."""
+    return tuple(rule for rule in _rules_of_fixes() if isinstance(rule, ImportRule))
 
 
 @functools.cache

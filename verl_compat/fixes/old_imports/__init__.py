@@ -10,9 +10,13 @@ the import to write; a removed or replaced one raises :class:`RemovedFromVerlErr
 :class:`RemovedModuleError` for a module) naming the release, the change and what to do.
 :mod:`.keywords` translates old keyword arguments of verl callables, :mod:`.entry_points` the old
 ``python -m`` entry points ``verl.trainer.main_generation`` and ``verl.trainer.fsdp_sft_trainer``.
+Tools read code with the same table before it runs: :mod:`.code` (``verl-compat doctor --code``) and
+:mod:`.migrate_rules` (``verl-compat migrate`` on ``.py`` files).
 """
 
 from __future__ import annotations
+
+import sys
 
 from ... import registry
 from .errors import RemovedFromVerlError, RemovedKeywordError, RemovedModuleError
@@ -28,6 +32,7 @@ TARGETS = (
     "verl.utils.transferqueue_utils",
 )
 IMPORT_PACKAGES = ("verl",)
+_RUNTIME = f"{__name__}.runtime"
 
 
 def __getattr__(name: str):
@@ -40,16 +45,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def resolve_module(fullname: str):
-    from . import runtime
+def _runtime():
+    """:mod:`.runtime`, imported at the first question. The hooks below run for every import no other
+    finder found: a dict lookup costs a fraction of an import statement there."""
+    found = sys.modules.get(_RUNTIME)
+    if found is None:
+        from . import runtime as found
+    return found
 
-    return runtime.resolve_module(fullname)
+
+def resolve_module(fullname: str):
+    return _runtime().resolve_module(fullname)
 
 
 def resolve_name(module: str, name: str):
-    from . import runtime
-
-    return runtime.resolve_name(module, name)
+    return _runtime().resolve_name(module, name)
 
 
 def patches(module):
@@ -60,18 +70,40 @@ def patches(module):
 
 def state() -> dict[str, dict[str, str] | dict[str, int]]:
     """The old paths met in this process and what each came to."""
-    import sys
-
-    runtime = sys.modules.get(f"{__name__}.runtime")
+    runtime = sys.modules.get(_RUNTIME)
     return runtime.state() if runtime is not None else {"imports": {}, "import_counts": {}}
 
 
 def reset() -> None:
-    import sys
-
-    runtime = sys.modules.get(f"{__name__}.runtime")
+    runtime = sys.modules.get(_RUNTIME)
     if runtime is not None:
         runtime.reset()
+
+
+def describe_code(imports) -> dict:
+    """What each verl import of a user's code comes to on the installed verl (``doctor --code``)."""
+    from . import code
+
+    return code.describe(imports)
+
+
+# For migrate's rule (migrate_rules.py), which is loaded on every migrate run: the table is read at the
+# first question, so that a run over shell scripts and YAML never pays for it (~9 ms).
+
+
+def table_knows(module: str, names) -> bool:
+    """Whether the table can say anything of an import of ``module``, or of one of ``names`` from it
+    (no probe)."""
+    from . import resolve
+
+    return resolve.may_concern(module, names)
+
+
+def fate_on_installed(module: str, name: str | None):
+    """:func:`.resolve.fate` against the installed verl read from its files, never imported."""
+    from . import installed, resolve
+
+    return resolve.fate(module, name, installed.has)
 
 
 def doctor_rows() -> list[tuple[str, list[str]]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from .table import ROWS, Row
 
@@ -126,7 +126,10 @@ def _module_row(module: str) -> Row | None:
 
 def fate(module: str, name: str | None, has: Has) -> Fate | None:
     """What ``import module`` (``name`` None) or ``module.name`` comes to on the verl that ``has``
-    describes; None where it resolves as it is, or where the table knows nothing of it."""
+    describes; None where it resolves as it is, or where the table knows nothing of it (then ``has``
+    is never asked: an import outside the table costs a lookup or two)."""
+    if not may_concern(module, () if name is None else (name,)):
+        return None
     return _fate_of_module(module, has) if name is None else _fate_of_name(module, name, has)
 
 
@@ -202,3 +205,23 @@ def name_modules() -> tuple[str, ...]:
     modules = {row.old.partition(":")[0] for row in ROWS if ":" in row.old}
     modules |= {row.old.rpartition(".")[0] for row in ROWS if ":" not in row.old}
     return tuple(sorted(modules))
+
+
+@functools.cache
+def _names_below() -> dict[str, frozenset[str]]:
+    """module -> the names the table has rows for in it: its name rows, and its submodules that have
+    module rows (``from verl.workers import fsdp_workers``)."""
+    below: dict[str, set[str]] = {}
+    for found in ROWS:
+        module, sep, name = found.old.partition(":")
+        if not sep:
+            module, _, name = module.rpartition(".")
+        below.setdefault(module, set()).add(name)
+    return {module: frozenset(names) for module, names in below.items()}
+
+
+def may_concern(module: str, names: Collection[str]) -> bool:
+    """Whether the table can say anything of ``import module``, or of ``from module import`` one of
+    ``names``: the module or one above it has a row, or a row names one of them in it. The table
+    alone answers (no probe), so that tools reading code pass over the imports it clears."""
+    return _module_row(module) is not None or not _names_below().get(module, frozenset()).isdisjoint(names)

@@ -21,6 +21,7 @@ from .errors import RemovedFromVerlError, RemovedModuleError
 NAME = registry.fix_name(__name__)
 
 _lock = threading.Lock()
+_UNSET = object()
 _fates: dict[tuple[str, str | None], resolve.Fate | None] = {}
 _met: dict[str, str] = {}  # dotted old path -> its fate, in the order this process met them
 
@@ -61,6 +62,9 @@ def _probe(asked: str) -> resolve.Has:
 def _fate(module: str, name: str | None) -> resolve.Fate | None:
     """The fate of ``module`` (or ``module.name``) on this verl, worked out once per process."""
     key = (module, name)
+    found = _fates.get(key, _UNSET)  # a dict read is atomic: the lock only where it is worked out
+    if found is not _UNSET:
+        return found
     with _lock:
         if key in _fates:
             return _fates[key]

@@ -34,7 +34,7 @@ def statements(tree: ast.Module) -> list[tuple[Statement, str, bool]]:
     return found
 
 
-def _walk(body: list[ast.stmt], in_function: bool, guarded: bool, found: list) -> None:
+def _walk(body: list[ast.stmt], in_function: bool, guarded: bool, found: list[tuple[Statement, str, bool]]) -> None:
     for node in body:
         if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and not node.level):
             found.append((node, "function" if in_function else "module", guarded))
@@ -74,12 +74,13 @@ def imports_of(text: str, file: str, packages: tuple[str, ...] = ("verl",)) -> l
     """Each import of a module of ``packages`` in ``text`` (the source of ``file``): one
     :class:`~verl_compat.registry.CodeImport` per imported module or name. Raises ``SyntaxError``
     (and ``ValueError`` for a null byte) where ``text`` is not Python."""
-    found = []
+    found: list[CodeImport] = []
     for statement, scope, guarded in statements(ast.parse(text, file)):
+        modules: list[tuple[str, str | None]]
         if isinstance(statement, ast.Import):
             modules = [(alias.name, None) for alias in statement.names if in_packages(alias.name, packages)]
         elif in_packages(statement.module or "", packages):
-            modules = [(statement.module, alias.name) for alias in statement.names]
+            modules = [(statement.module or "", alias.name) for alias in statement.names]
         else:
             modules = []
         found += [CodeImport(file, statement.lineno, module, name, scope, guarded) for module, name in modules]

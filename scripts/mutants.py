@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,14 +31,16 @@ class Mutant:
     new: str
     tests: tuple[str, ...]  # pytest node ids or paths, with -k expressions after "-k"
     environment: str = "0.9.1"
+    # Text the failing run must print: which check caught the mutant, where that is the point.
+    caught_by: str = ""
 
 
 MUTANTS = (
     Mutant(
         "finish-hook-every-step",
         "fixes/torch_memory/runtime.py",
-        'stop = {"run_command": is_last} if takes_run_command else {}',
-        'stop = {"run_command": True} if takes_run_command else {}',
+        'stop: dict[str, object] = {"run_command": is_last} if takes_run_command else {}',
+        'stop: dict[str, object] = {"run_command": True} if takes_run_command else {}',
         ("tests/fits/test_torch_memory.py", "-k", "test_legacy_key_engine_workers"),
     ),
     Mutant(
@@ -61,13 +64,29 @@ MUTANTS = (
         '        if finding not in stops and finding.row.kind != "dropped":\n',
         ("tests/fixes/config_keys/test_compose.py", "tests/fits/test_config_keys.py"),
     ),
+    # An error in a fix's own logic after its work is done: fail-open swallows it and the run's
+    # snapshots are all there, so the test body passes; tests/conftest.py's no_swallowed_errors
+    # must fail it ("1 passed, 1 error": the error is the fixture's, at teardown).
+    Mutant(
+        "error-swallowed-by-fail-open",
+        "fixes/torch_memory/__init__.py",
+        "        runtime.drive_actor_profiler(trainer)\n",
+        '        runtime.drive_actor_profiler(trainer)\n    raise RuntimeError("mutant: after the work")\n',
+        ("tests/fits/test_torch_memory.py", "-k", "test_legacy_key_engine_workers"),
+        caught_by="fail-open guard swallowed errors this test did not expect",
+    ),
 )
 
 
 def installed_package(environment: str) -> Path:
     python = REPO / ".venvs" / f"verl-{environment}" / "bin" / "python"
     code = "import pathlib, verl_compat; print(pathlib.Path(verl_compat.__file__).parent)"
-    return Path(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.strip())
+    # -P and cwd="/": the checkout's own verl_compat must not shadow the installed one.
+    found = subprocess.run([python, "-P", "-c", code], cwd="/", capture_output=True, text=True, check=True)
+    path = Path(found.stdout.strip())
+    if path == REPO / "verl_compat":
+        raise SystemExit(f"{environment}: verl_compat imports from the checkout ({path}), not an installed copy")
+    return path
 
 
 def run(mutant: Mutant) -> bool:
@@ -87,8 +106,11 @@ def run(mutant: Mutant) -> bool:
     finally:
         path.write_bytes(original)
         os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
-    summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
+    counts = [line for line in result.stdout.splitlines() if re.search(r"\d+ (passed|failed|errors?)\b", line)]
+    summary = (counts or ["(no pytest summary)"])[-1].strip()
     killed = result.returncode == 1  # tests failed (2-5: usage or collection errors prove nothing)
+    if mutant.caught_by and mutant.caught_by not in result.stdout:
+        killed = False  # failed, but not by the check this mutant is for
     print(f"{'killed  ' if killed else 'SURVIVED'} {mutant.name}: {summary}")
     return killed
 

@@ -95,15 +95,23 @@ def pytest_collection_modifyitems(config, items):
 # --- fail open never hides a bug from the suite ----------------------------------------------------
 
 
+_swallowed_checked = 0  # the guard's count when the last test ended
+
+
 @pytest.fixture(autouse=True)
 def no_swallowed_errors(request):
-    """Fail a test in which the fail-open guard swallowed an error in verl-compat's own logic that
-        the test did not declare with ``@pytest.mark.shim_errors(...)`` (by fix, ``"fix:where"``, or
-    none named: any): fail-open keeps users' runs
-        going, and must never keep a bug from failing the suite. Counts this process's guard; errors in
-        Ray actors reach the suite through what the tests assert of the run."""
-    before = registry.swallowed_total()
+    """Fail a test in which the fail-open guard swallowed an error it did not declare.
+
+    Fail-open keeps users' runs going and must never keep a bug from failing the suite. A test
+    declares the errors it provokes with ``@pytest.mark.shim_errors(...)``: by fix, by
+    ``"fix:where"``, or, naming none, any. Counted from the end of the previous test, so an error
+    swallowed while a module- or session-scoped fixture was set up for this test counts here. This
+    process's guard only: errors in Ray actors reach the suite through what the tests assert of the run.
+    """
+    global _swallowed_checked
+    before = _swallowed_checked
     yield
+    _swallowed_checked = registry.swallowed_total()
     new = registry.swallowed(after=before)
     marker = request.node.get_closest_marker("shim_errors")
     if marker is not None:

@@ -94,6 +94,7 @@ def test_legacy_key_one_dump_per_step_and_no_legacy_call(shim, shim_warnings, tm
 
 
 @needs_fit_torch_memory
+@pytest.mark.shim_errors("torch_memory")
 def test_fault_in_fit_torch_memory_wrapper_is_logged_once_and_the_run_completes(shim, tmp_path, monkeypatch, caplog):
     """Same real loop; the fix's reading of the trainer's state made to raise: the legacy
     ``_fit_torch_memory`` runs as in verl (fsdp-style workers, which have the method), the run

@@ -6,11 +6,10 @@ The snapshots come from ``scripts/make_snapshots.py`` (``synthetic_snapshots``),
 ``test_view.py``.
 """
 
-import os
 import pickle
-import signal
 
 import pytest
+from dying_reader import DIES_ON, dies_on_one_file
 from pyrun import run_argv
 from synthetic_snapshots import write_run
 
@@ -19,8 +18,6 @@ from verl_compat.view import parallel, text
 from verl_compat.view import run as run_model
 
 pytestmark = pytest.mark.once
-
-DIES_ON = (2, 1)  # (step, rank) whose reader kills itself
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +31,6 @@ def run_dir(tmp_path_factory):
     (bad / "torch_memory_rank1_pid1.pickle").write_bytes(written[0]["path"].read_bytes()[:5000])
     (bad / "torch_memory_rank2_pid1.pickle").write_bytes(b"")
     return path
-
-
-def dies_on_one_file(file: snapshot_files.SnapshotFile):
-    """A reader whose process is killed on one file, as the kernel's out-of-memory killer would."""
-    if (file.step, file.rank) == DIES_ON:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return parallel.read_one(file)
 
 
 def test_workers_start_without_fork():

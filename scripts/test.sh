@@ -17,11 +17,11 @@ source scripts/_envs.sh
 
 RELEASES=${VERL_COMPAT_TEST_RELEASES:-"0.6.1 0.7.1 0.8.0 0.9.1 omni"}
 newest=$(printf '%s\n' $RELEASES | grep -v '^omni$' | tail -n1 || true)
-# pytest-xdist workers: one per core. Each has its own Ray cluster; tests that share a fit run in
-# one worker (--dist loadgroup, tests/conftest.py).
+# pytest-xdist workers: one per core. Each has its own Ray cluster; the tests of a file that shares
+# a fixture run in one worker (--dist loadscope, scheduled by tests/conftest.py).
 WORKERS=${VERL_COMPAT_TEST_WORKERS:-$(nproc)}
 parallel=()
-[ "$WORKERS" -gt 1 ] && parallel=(-n "$WORKERS" --dist loadgroup)
+[ "$WORKERS" -gt 1 ] && parallel=(-n "$WORKERS" --dist loadscope)
 
 # Chromium for the browser test (tests/browser), which runs in the newest release.
 ensure_chromium() {

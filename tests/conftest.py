@@ -92,6 +92,39 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
 
 
+# --- parallel workers: a fixture shared by a file is made once -------------------------------------
+
+
+@functools.cache
+def _shares_fixtures(path: Path) -> bool:
+    """Whether a test file defines a fixture of class, module or package scope (read from its source)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "fixture":
+            for keyword in node.keywords:
+                value = getattr(keyword.value, "value", None)
+                if keyword.arg == "scope" and value in ("class", "module", "package"):
+                    return True
+    return False
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` (``scripts/test.sh``): one scope per test, except that the tests of a file
+    that defines a shared fixture (a wheel or virtualenvs built, a ``ray start`` cluster, fresh
+    interpreters' reports) are one scope, run in one worker, so the fixture is made once, not once
+    per worker. (pytest-xdist's own ``loadgroup`` reads ``xdist_group`` marks into node ids in a way
+    pytest 9 no longer honours.)"""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if _shares_fixtures(config.rootpath / path) else nodeid
+
+    return SharedFixtureScheduling(config, log)
+
+
 # --- fail open never hides a bug from the suite ----------------------------------------------------
 
 

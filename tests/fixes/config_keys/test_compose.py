@@ -8,23 +8,20 @@ The old keys are a 0.7-era script's; on the installed release each is checked fi
 
 import argparse
 import json
-import os
 import re
 import textwrap
 
 import pytest
-import verl
 import yaml
-from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
 from pyrun import run_argv
+from verl_config import verl_compose
 
 from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
 pytestmark = pytest.mark.newest
 
-VERL_CONFIG = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
 RENAMED = "critic.model.fsdp_config.param_offload"
 DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"
 REMOVED = "trainer.use_legacy_worker_impl"
@@ -48,11 +45,6 @@ def composed(stdout: str) -> dict:
 
 def shim_warnings(stderr: str) -> list:
     return [line for line in stderr.splitlines() if "VerlCompatDeprecationWarning: " in line]
-
-
-def verl_compose(overrides, name="ppo_trainer", config_dir=VERL_CONFIG):
-    with initialize_config_dir(config_dir=config_dir, version_base=None):
-        return compose(config_name=name, overrides=list(overrides))
 
 
 def test_the_old_keys_are_gone_from_this_release(no_shim):

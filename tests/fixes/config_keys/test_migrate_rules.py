@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 import verl
-from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
+from verl_config import verl_compose
 
 from verl_compat import migrate
 
@@ -47,11 +47,6 @@ def overrides_of(script: str) -> list:
     return [line for line in lines if line != '"$@"' and not line.endswith('"$@"')] + [
         line.split(" ")[0] for line in lines if line.endswith('"$@"')
     ]
-
-
-def verl_compose(overrides, name="ppo_trainer", config_dir=VERL_CONFIG):
-    with initialize_config_dir(config_dir=str(config_dir), version_base=None):
-        return compose(config_name=name, overrides=list(overrides))
 
 
 def test_baseline_the_old_script_stops_at_hydra_without_verl_compat(no_shim):

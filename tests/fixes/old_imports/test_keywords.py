@@ -8,9 +8,8 @@ import importlib.util
 import inspect
 
 import pytest
-from hydra import compose, initialize_config_dir
+from verl_config import verl_compose
 
-from verl_compat import probes
 from verl_compat.fixes.old_imports import RemovedKeywordError, keywords
 from verl_compat.fixes.old_imports.table import KEYWORD_ROWS
 
@@ -84,14 +83,9 @@ def test_a_renamed_keyword_arrives_under_its_new_name(shim, shim_warnings):
         manager(config=None, trainer=object(), actor_wg=object(), replicas=[])
 
 
-def _ppo_config():
-    with initialize_config_dir(config_dir=str(probes.verl_config_dir()), version_base=None):
-        return compose("ppo_trainer")
-
-
 def test_load_reward_manager_drops_num_examine_and_explains_a_removed_keyword(shim, shim_warnings):
     load, found = needs(shim, "verl.trainer.ppo.reward:load_reward_manager", "num_examine")
-    config = _ppo_config()
+    config = verl_compose()
     assert load(config, None, num_examine=0) is not None
     assert shim_warnings() == [keywords.message(found)]
     removed = row("verl.trainer.ppo.reward:load_reward_manager", "max_resp_len")

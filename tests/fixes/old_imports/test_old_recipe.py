@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 from harness import tiny_model_dir
-from hydra import compose, initialize_config_dir
+from verl_config import verl_compose
 
-from verl_compat import probes
 from verl_compat.fixes.old_imports import installed, resolve
 
 OLD_FILE = Path(__file__).resolve().parent / "data" / "one_step_off_main_ppo_v0_7_1.py"
@@ -34,11 +33,9 @@ def test_the_old_recipe_imports_and_builds_its_data(shim, shim_warnings, tmp_pat
             assert getattr(recipe, name) is getattr(importlib.import_module("verl.trainer.ppo.utils"), name)
     assert shim_warnings() == [fate.message() for fate in fates.values() if fate is not None]
 
-    with initialize_config_dir(config_dir=str(probes.verl_config_dir()), version_base=None):
-        config = compose(
-            "ppo_trainer",
-            overrides=["data.custom_cls.path=pkg://standins", "data.custom_cls.name=TinyGSM8K", "data.shuffle=False"],
-        )
+    config = verl_compose(
+        ["data.custom_cls.path=pkg://standins", "data.custom_cls.name=TinyGSM8K", "data.shuffle=False"]
+    )
     from verl.utils import hf_tokenizer
 
     tokenizer = hf_tokenizer(str(tiny_model_dir(tmp_path / "model")))

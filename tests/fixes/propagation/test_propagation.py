@@ -15,10 +15,10 @@ import pytest
 import ray
 import verl
 import wrapt
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 from verl.trainer import main_ppo
 from verl.trainer.constants_ppo import PPO_RAY_RUNTIME_ENV
+from verl_config import verl_compose
 
 import verl_compat
 from verl_compat import patching, wrapping
@@ -45,9 +45,7 @@ class Stop(Exception):
 
 @functools.cache
 def _composed(overrides: tuple):
-    config_dir = Path(verl.__file__).parent / "trainer/config"
-    with initialize_config_dir(config_dir=str(config_dir), version_base=None):
-        return compose(config_name="ppo_trainer", overrides=list(overrides))
+    return verl_compose(overrides)
 
 
 def compose_config(*overrides):

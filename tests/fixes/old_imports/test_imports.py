@@ -17,7 +17,7 @@ import pytest
 
 import verl_compat
 from verl_compat import importing, probes
-from verl_compat.fixes.old_imports import RemovedFromVerlError, RemovedModuleError, installed, resolve, runtime
+from verl_compat.fixes.old_imports import RemovedFromVerlError, RemovedModuleError, backports, installed, resolve, runtime
 from verl_compat.fixes.old_imports.table import ROWS
 
 # Paths of verl's own old examples and recipes (benchmarks/data/old_imports.jsonl), each a kind of row;
@@ -37,7 +37,7 @@ REPLACED_NAMES = [
     ("verl.workers.fsdp_workers", "ActorRolloutRefWorker"),  # verl#6067, 0.8.0
     ("verl.experimental.reward_loop.reward_manager.registry", "REWARD_LOOP_MANAGER_REGISTRY"),  # verl#5237, 0.7.1
 ]
-REMOVED_NAME = ("verl.trainer.ppo.reward", "compute_reward")
+REMOVED_NAME = ("verl.trainer.ppo.ray_trainer", "compute_rollout_importance_weights")  # verl#3984, 0.6.1
 REMOVED_MODULES = [
     ("verl.workers.megatron_workers", None),  # verl#6067, 0.8.0
     ("verl.workers.reward_model", None),  # verl#5255, 0.7.1
@@ -159,11 +159,11 @@ def test_a_replaced_name_raises_what_to_do(fresh):
 
 def test_a_removed_name_raises_and_old_guards_still_catch_it(fresh):
     found = applies(REMOVED_NAME, "removed")
-    with pytest.raises(RemovedFromVerlError, match="verl#5237") as caught:
-        from verl.trainer.ppo.reward import compute_reward
+    with pytest.raises(RemovedFromVerlError, match="verl#3984") as caught:
+        from verl.trainer.ppo.ray_trainer import compute_rollout_importance_weights
     assert str(caught.value) == found.message()
     try:
-        from verl.trainer.ppo.reward import compute_reward  # noqa: F401
+        from verl.trainer.ppo.ray_trainer import compute_rollout_importance_weights  # noqa: F401
     except ImportError:
         guarded = True
     assert guarded
@@ -174,10 +174,10 @@ def test_attribute_access_answers_hasattr_and_getattr_with_a_default(fresh):
     False and the default, and plain attribute access says what happened."""
     found = applies(REMOVED_NAME, "removed")
     reward = importlib.import_module(REMOVED_NAME[0])
-    assert not hasattr(reward, "compute_reward")
-    assert getattr(reward, "compute_reward", "default") == "default"
+    assert not hasattr(reward, "compute_rollout_importance_weights")
+    assert getattr(reward, "compute_rollout_importance_weights", "default") == "default"
     with pytest.raises(AttributeError) as caught:
-        _ = reward.compute_reward
+        _ = reward.compute_rollout_importance_weights
     assert str(caught.value) == found.message()
 
 
@@ -251,7 +251,7 @@ def test_a_fault_in_the_fix_never_breaks_an_import(fresh, monkeypatch, caplog):
     (``except ImportError`` still catches it), other imports are untouched, the fault is logged once."""
     moved_module = ("verl.utils.reward_score.math", None)
     if met_first(*moved_module) is None or met_first(*REMOVED_NAME) is None:
-        pytest.skip("this verl still has verl.utils.reward_score.math or compute_reward: no hook is asked")
+        pytest.skip("this verl still has verl.utils.reward_score.math or the removed name: no hook is asked")
 
     def broken(*args):
         raise RuntimeError("injected fault in the old_imports resolve logic")
@@ -263,7 +263,7 @@ def test_a_fault_in_the_fix_never_breaks_an_import(fresh, monkeypatch, caplog):
                 importlib.import_module("verl.utils.reward_score.math")
             assert type(caught.value) is ModuleNotFoundError
             with pytest.raises(ImportError) as caught:
-                from verl.trainer.ppo.reward import compute_reward  # noqa: F401
+                from verl.trainer.ppo.ray_trainer import compute_rollout_importance_weights  # noqa: F401
             assert not isinstance(caught.value, RemovedFromVerlError)
             import json  # noqa: F401
 
@@ -332,7 +332,7 @@ def _same_error(got: object, error: Exception, attribute: bool) -> bool:
 def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
     """Every row, the way user code meets it (``import`` of a module, attribute access of a name): a
     moved path gives its new home's very object, or that home's own import error as it is (a GPU
-    library this machine lacks); a removed or replaced path raises the fix's error with the table's
+    library this machine lacks); a backported one gives verl-compat's backport; a removed or replaced path raises the fix's error with the table's
     words; a path this verl has imports as it always did. A package this verl has but cannot import
     here (``verl.models.mcore`` needs Megatron) may answer with its own error instead."""
     wrong = []
@@ -358,6 +358,9 @@ def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
                 wrong.append((row.old, f"{got!r} instead of the new home's error {home!r}"))
             elif not isinstance(home, Exception) and got is not home:
                 wrong.append((row.old, f"{got!r} is not {home!r}"))
+        elif row.old in backports.BACKPORTS:
+            if got is not backports.backport(row.old):
+                wrong.append((row.old, f"{got!r} is not verl-compat's backport"))
         elif name is not None and fate(module, None) is not None and fate(module, None).kind == "moved":
             # A moved module is the new module itself: a name it has is its own (the module's
             # warning says where that is another contract); one it lacks is answered by the rows.

@@ -3,7 +3,8 @@ to on the installed verl, read from verl's files (:mod:`.installed`) and the tab
 never importing either.
 
 An import resolves, is moved (verl-compat gives the very object, with a warning; the row says the import
-to write), imports as a stub (a removed module that still has moved names), fails with verl-compat's
+to write), is backported (a removed function verl-compat serves as it was: :mod:`.backports`), imports as
+a stub (a removed module that still has moved names), fails with verl-compat's
 error (replaced or removed: the message says what to do), or is missing and unknown to the table (it
 fails as it would without verl-compat). An import that fails is a problem (``cannot``) unless a ``try``
 around it catches the error: old code that falls back on purpose.
@@ -15,7 +16,7 @@ import collections
 from typing import Any
 
 from ... import registry
-from . import installed, resolve
+from . import backports, installed, resolve
 
 NAME = registry.fix_name(__name__)
 FAILS = ("replaced", "removed", "missing")
@@ -24,7 +25,8 @@ FAILS = ("replaced", "removed", "missing")
 def describe(imports: list[registry.CodeImport]) -> dict[str, Any]:
     entries = [_entry(found) for found in imports]
     counts = collections.Counter(entry["fate"] for entry in entries)
-    summary = ", ".join(f"{counts[fate]} {fate}" for fate in ("resolves", "moved", "stub", *FAILS) if counts[fate])
+    kinds = ("resolves", "moved", "backported", "stub", *FAILS)
+    summary = ", ".join(f"{counts[fate]} {fate}" for fate in kinds if counts[fate])
     rows: list[tuple[str, Any]] = [(NAME, f"{len(entries)} verl imports: {summary or 'none'}")]
     rows += [(f"{entry['file']}:{entry['line']}", _lines(entry)) for entry in entries]
     cannot = [
@@ -33,7 +35,7 @@ def describe(imports: list[registry.CodeImport]) -> dict[str, Any]:
         if entry["fails"] and not entry["guarded"]
     ]
     return {
-        "acts": any(entry["fate"] in ("moved", "stub") for entry in entries),
+        "acts": any(entry["fate"] in ("moved", "backported", "stub") for entry in entries),
         "rows": rows,
         "cannot": cannot,
         "imports": entries,
@@ -58,6 +60,8 @@ def _entry(found: registry.CodeImport) -> dict[str, Any]:
                 "fails as it would without verl-compat"
             )
         entry.update(fate=kind, target=None, instead=None, message=message)
+    elif fate.path in backports.BACKPORTS:
+        entry.update(fate="backported", target=None, instead=None, message=backports.message(fate.dotted, fate.row.since, fate.row.evidence))
     else:
         entry.update(
             fate=fate.kind,
@@ -75,6 +79,8 @@ def _lines(entry: dict[str, Any]) -> list[str]:
         return [head]
     if entry["fate"] == "moved":
         return [f"{head}: verl-compat gives {entry['target']}, with a warning", f"write instead: {entry['instead']}"]
+    if entry["fate"] == "backported":
+        return [f"{head}: verl-compat gives the old function, with a warning", *entry["message"].splitlines()]
     if entry["fate"] == "stub":
         return [f"{head}: verl-compat gives an empty module whose moved names resolve", entry["message"]]
     if entry["guarded"]:

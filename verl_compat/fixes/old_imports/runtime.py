@@ -15,7 +15,7 @@ import sys
 import threading
 
 from ... import deprecation, registry
-from . import entry_points, resolve
+from . import backports, entry_points, resolve
 from .errors import RemovedFromVerlError, RemovedModuleError
 
 NAME = registry.fix_name(__name__)
@@ -80,16 +80,21 @@ def _new_home(fate: resolve.Fate) -> object:
     return getattr(imported, name) if name else imported
 
 
-def _met_once(fate: resolve.Fate) -> None:
+def _met_once(fate: resolve.Fate, kind: str) -> None:
     with _lock:
-        _met.setdefault(fate.dotted, fate.kind)
+        _met.setdefault(fate.dotted, kind)
 
 
 def _resolution(fate: resolve.Fate | None, module: str, name: str | None) -> registry.Resolution | None:
     if fate is None:
         return None
     main = entry_points.MAINS.get(fate.path) if name is None else None
-    _met_once(fate)
+    backported = fate.kind == "removed" and fate.path in backports.BACKPORTS
+    _met_once(fate, "backported" if backported else fate.kind)
+    if backported:
+        text = backports.message(fate.dotted, fate.row.since, fate.row.evidence)
+        deprecation.warn_once(fate.dotted, text, at_user_code=True)
+        return registry.Resolution(value=backports.backport(fate.path), main=main)
     if fate.kind == "stub":
         return registry.Resolution(stub=True, main=main)
     if fate.kind == "moved":

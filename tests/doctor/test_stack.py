@@ -9,6 +9,7 @@ and nothing installed.
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
 from pyrun import SHIM_SETTINGS, run_python
@@ -200,7 +201,6 @@ def test_the_launch_line_says_only_certain_failures_once_and_can_be_turned_off(t
     try:
         with caplog.at_level(logging.ERROR, logger="verl_compat"):
             assert stack.check(config, fine) is None
-            stack.reset()
             line = stack.check(config, broken)
             assert stack.check(config, broken) is None  # once per process
             stack.reset()
@@ -297,3 +297,114 @@ def test_doctor_names_a_backend_the_config_needs_and_this_environment_lacks():
     (error,) = [f for f in vllm["report"]["stack"]["findings"] if f["level"] == "error"]
     assert (error["package"], error["installed"]) == ("vllm", None)
     assert "vllm_rollout/__init__.py:30" in error["source"]
+
+
+class Stop(Exception):
+    """Raised by the stubbed ray.init: the launch stops where Ray would start."""
+
+
+@pytest.fixture
+def launch_until_ray(monkeypatch, caplog):
+    """verl's real ``run_ppo`` on a real composed config, with ``ray.init`` recording which
+    verl-compat log lines were there when it was called, and stopping the run."""
+    import ray
+    from verl.trainer import main_ppo
+    from verl_config import verl_compose
+
+    import verl_compat
+
+    seen, start = [], [0]
+
+    def init(**kwargs):
+        new = caplog.records[start[0] :]
+        seen.append([r.getMessage() for r in new if r.name == "verl_compat" and r.levelno >= logging.ERROR])
+        raise Stop
+
+    monkeypatch.setattr(ray, "init", init)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    verl_compat.deactivate()
+    verl_compat.activate()
+
+    def launch(*overrides):
+        start[0] = len(caplog.records)
+        with caplog.at_level(logging.ERROR, logger="verl_compat"), pytest.raises(Stop):
+            main_ppo.run_ppo(verl_compose(overrides), task_runner_class=None)
+        return seen[-1]
+
+    yield launch
+    verl_compat.deactivate()
+    verl_compat.activate()
+
+
+def test_the_launcher_says_a_missing_backend_once_before_ray_starts(launch_until_ray, monkeypatch):
+    """The test environments have no vLLM: a launch that asks for it gets one line before ray.init,
+    once per process; the suite's own CPU stand-in gets none; the switch turns it off."""
+    assert launch_until_ray("actor_rollout_ref.rollout.name=cpu_stub") == []
+    (line,) = launch_until_ray("actor_rollout_ref.rollout.name=vllm")
+    assert line.startswith("verl-compat: this run will fail on this environment's stack: vllm missing")
+    assert launch_until_ray("actor_rollout_ref.rollout.name=vllm") == []  # said once per process
+    import verl_compat
+
+    verl_compat.deactivate()
+    verl_compat.activate()
+    monkeypatch.setenv(stack.ENV, "0")
+    assert launch_until_ray("actor_rollout_ref.rollout.name=vllm") == []
+
+
+# --- real reported breakages: what doctor says for each (the table of docs/stack.md) ---------------
+
+_PIP = {"ray": "2.49.0", "tensordict": "0.10.0", "hydra-core": "1.3.2", "setuptools": "80.9.0"}
+_OLD = {"torch": "2.6.0", "numpy": "1.26.4", "transformers": "4.51.3"}
+# (report, verl, path, the reporter's versions, verdict in docs/stack.md, the package that broke, its level)
+REPORTS = [
+    ("verl#7320", "0.9.0", RunPath("vllm", v1=True), {"torch": "2.11.0", "numpy": "2.2.6", "vllm": "0.24.0",
+     "transformers": "5.5.3"}, "named", "TransferQueue", stack.ERROR),
+    ("verl#3842", "0.6.0", RunPath("vllm"), {**_OLD, "vllm": "0.9.1"}, "named", "vllm", stack.WARNING),
+    ("verl#4202", "0.6.1", RunPath("vllm"), {**_OLD, "vllm": "0.8.4"}, "named", "vllm", stack.WARNING),
+    ("agent-lightning#208", "0.5.0", RunPath("vllm"), {**_OLD, "torch": "2.8.0", "vllm": "0.11.0",
+     "tensordict": "0.9.1"}, "named", "vllm", stack.WARNING),
+    ("agent-lightning#144", "0.5.0", RunPath("vllm"), {**_OLD, "torch": "2.8.0", "vllm": "0.11.0",
+     "transformers": "4.56.1", "tensordict": "0.9.1"}, "named", "vllm", stack.WARNING),
+    ("verl#6936", "0.9.0", RunPath(None, "megatron", v1=True), {"torch": "2.11.0", "numpy": "2.2.6",
+     "transformers": "5.5.3", "TransferQueue": "0.1.8", "megatron-core": "0.18.0", "mbridge": "0.15.1"},
+     "named", "mbridge", stack.WARNING),
+    ("UserRL#2", "0.4.0", RunPath("sglang"), {**_OLD, "torch": "2.7.1", "sglang": "0.4.7", "tensordict": "0.6.2"},
+     "named", "sglang", stack.WARNING),
+    ("verl-omni#531", "0.10.0.dev0", RunPath("vllm", v1=True), {"torch": "2.11.0", "numpy": "2.2.6",
+     "vllm": "0.24.0", "transformers": "5.13.0", "TransferQueue": "0.1.11"}, "named", "transformers", stack.WARNING),
+    ("agent-lightning#589", "0.7.1", RunPath("vllm"), {**_OLD, "vllm": "0.8.5"}, "half-named", "vllm", stack.INFO),
+    ("verl#4996", "0.6.1", RunPath("vllm"), {**_OLD, "torch": "2.5.1", "vllm": "0.11.0"}, "half-named", "torch",
+     stack.INFO),
+    ("verl#2213", "0.4.1", RunPath("vllm"), {**_OLD, "vllm": "0.8.5.post1", "transformers": "4.53.0",
+     "tensordict": "0.6.2"}, "missed", "transformers", stack.OK),
+    ("verl#2968", "0.5.0", RunPath("vllm"), {**_OLD, "vllm": "0.8.5.post1", "tensordict": "0.6.2"}, "missed",
+     "transformers", stack.OK),
+    ("verl#3271", "0.5.0", RunPath("vllm"), {**_OLD, "vllm": "0.8.5.post1", "tensordict": "0.6.2"}, "missed",
+     "vllm", stack.OK),
+    ("verl#5654", "0.8.0.dev0", RunPath("vllm"), {**_OLD, "torch": "2.9.0", "vllm": "0.17.0+empty",
+     "transformers": "5.3.0"}, "missed", "vllm", stack.INFO),
+    ("SimpleTIR#29", "0.5.0", RunPath("vllm"), {**_OLD, "vllm": "0.8.5", "flash-attn": "2.8.3",
+     "tensordict": "0.9.1"}, "missed", "flash-attn", stack.INFO),
+    ("verl#4958", "0.7.0", RunPath("vllm"), {**_OLD, "torch": "2.9.0", "vllm": "0.12.0", "transformers": "4.57.1"},
+     "missed", "qwen-vl-utils", None),
+    ("verl#6931", "0.8.0.dev0", RunPath("vllm", "megatron"), {**_OLD, "torch": "2.8.0", "vllm": "0.18.0+empty",
+     "transformers": "4.57.1", "megatron-core": "0.16.0"}, "missed", "megatron-bridge", None),
+]  # fmt: skip
+STACK_DOC = Path(__file__).resolve().parents[2] / "docs" / "stack.md"
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("report, verl, path, found, verdict, package, level", REPORTS, ids=[r[0] for r in REPORTS])
+def test_each_reported_breakage_gets_what_docs_stack_md_says(
+    tmp_path, report, verl, path, found, verdict, package, level
+):
+    result = stack.judge(verl, path, made_up(tmp_path, {**_PIP, **found}))
+    levels_of = sorted({f.level for f in result.findings if f.package == package}, key=stack.LEVELS.index)
+    assert (levels_of[0] if levels_of else None) == level
+    row = next(line for line in STACK_DOC.read_text().splitlines() if line.startswith(f"| {report} "))
+    assert f"| {verdict} |" in row
+
+
+@pytest.mark.once
+def test_the_docs_table_has_at_least_15_reports():
+    assert len(REPORTS) >= 15

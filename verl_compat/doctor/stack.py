@@ -20,7 +20,7 @@ def collect(verl: str | None, config: Any, config_dir: Path | None) -> dict[str,
     """The stack verdict as plain data (``--json``'s ``stack``), plus where the config came from."""
     source = "your config"
     if config is None:
-        config, source = _defaults(config_dir), "verl's defaults (pass your overrides for your run's path)"
+        config, source = _defaults(config_dir), "verl's defaults; give your overrides for your run's path"
     found = stack.judge(verl, stack.of_config(config))
     return {**found.as_dict(), "config": source, "launch_check": stack.enabled()}
 
@@ -39,6 +39,8 @@ def rows(section: dict[str, Any]) -> list[tuple[str, Any]]:
     path = section["path"]
     row = section["row"] or "none"
     head = [("verl row", f"{row}{'  (' + section['note'] + ')' if section['note'] else ''}")]
+    if section["row"] is None:
+        return head
     head.append(("path", f"{path['describe']}  (from {section['config']})"))
     head += [("workers", f"may run in another environment, not checked here: {why}") for why in path["elsewhere"]]
     order = {level: i for i, level in enumerate(stack.LEVELS)}

@@ -37,14 +37,14 @@ def verdict(config: Any, paths: Sequence[str] | None = None) -> Verdict:
 
 
 def check(config: Any, paths: Sequence[str] | None = None) -> str | None:
-    """Log the one line for the certain failures of ``config``'s run (first call per process only);
-    the line, or None where there is nothing certain to say or the check is off."""
+    """Log the one line for the certain failures of ``config``'s run (once per process); the line,
+    or None where there is nothing certain to say, it was said already, or the check is off."""
     if _said["done"] or not enabled():
         return None
-    _said["done"] = True
     errors = verdict(config, paths).errors
     if not errors:
         return None
+    _said["done"] = True
     what = "; ".join(f"{e.package} {e.installed or 'missing'}: {e.says} [{e.source}]" for e in errors)
     line = (
         f"verl-compat: this run will fail on this environment's stack: {what}. "

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 def parse(text: str | Version | None) -> Version | None:
     """The version without its local label; None where ``text`` is missing or not PEP 440."""
-    from packaging.version import InvalidVersion, Version
-
     if not text:
         return None
+    from packaging.version import InvalidVersion, Version
+
     try:
         return Version(Version(str(text).strip()).public)
     except InvalidVersion:

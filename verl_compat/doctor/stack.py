@@ -21,7 +21,12 @@ def collect(verl: str | None, config: Any, config_dir: Path | None) -> dict[str,
     source = "your config"
     if config is None:
         config, source = _defaults(config_dir), "verl's defaults; give your overrides for your run's path"
-    found = stack.judge(verl, stack.of_config(config))
+    try:
+        found = stack.judge(verl, stack.of_config(config))
+    except Exception as exc:  # a config doctor composed but cannot read is an answer, not a traceback
+        found = stack.Verdict(
+            verl, None, f"the stack could not be judged: {type(exc).__name__}: {exc}", stack.RunPath()
+        )
     return {**found.as_dict(), "config": source, "launch_check": stack.enabled()}
 
 

@@ -601,16 +601,4 @@ KNOWN_BAD: tuple[KnownBad, ...] = (
         other="megatron-core",
         other_spec=">=0.18.0",
     ),
-    KnownBad(
-        "tensordict",
-        "<0.5.0",
-        ">=0.4.0",
-        "verl/protocol.py (DataProto pickling needs tensordict.consolidate, 0.5.0+)",
-        "tensordict before 0.5 lacks what DataProto's transfer between Ray actors uses",
-    ),
 )
-
-
-def release(version: str) -> Release | None:
-    """The row for ``version`` exactly (``0.9.1``), or None."""
-    return next((row for row in RELEASES if row.verl == version), None)

@@ -9,6 +9,7 @@ what it changes and calls. It only looks: no config is shipped anywhere, no warn
 One module per concern: :mod:`.cli` (the arguments, ``run``), :mod:`.config` (the user's config
 composed by Hydra over verl's), :mod:`.user_trainers` (``--trainer MODULE:CLASS``),
 :mod:`.environment` (versions, auto-load routes, env toggles, the patched modules imported),
+:mod:`.stack` (the installed stack against the installed verl's, for the config's path),
 :mod:`.report` (the report as data, each fix asked through the contract), :mod:`.exits` (problems
 to exit codes: the lowest wins; ``docs/doctor.md``) and :mod:`.rendering` (the table, ``--json``).
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 from .cli import EPILOG, add_arguments, run
 from .config import BadInput, compose
 from .environment import BOOTSTRAP, ENV, EXTERNAL_PLUGINS, PACKAGES, PLUGIN_GROUP, PTH_FILE
-from .exits import BAD_INPUT, NO_VERL, NOT_REACHED, SHIM_OFF, TRAINER_NOT_SERVED, VERL_LACKS
+from .exits import BAD_INPUT, NO_VERL, NOT_REACHED, SHIM_OFF, STACK_FAILS, TRAINER_NOT_SERVED, VERL_LACKS
 from .rendering import render, render_json
 from .report import collect
 
@@ -34,6 +35,7 @@ __all__ = [
     "PLUGIN_GROUP",
     "PTH_FILE",
     "SHIM_OFF",
+    "STACK_FAILS",
     "TRAINER_NOT_SERVED",
     "VERL_LACKS",
     "BadInput",

@@ -13,7 +13,7 @@ import sys
 from .. import probes
 from .code import read as read_code
 from .config import BadInput, describe_source, read_config
-from .exits import BAD_INPUT, NO_VERL, NOT_REACHED, SHIM_OFF, TRAINER_NOT_SERVED, VERL_LACKS
+from .exits import BAD_INPUT, NO_VERL, NOT_REACHED, SHIM_OFF, STACK_FAILS, TRAINER_NOT_SERVED, VERL_LACKS
 from .rendering import render, render_json
 from .report import collect
 from .user_trainers import import_trainer
@@ -28,6 +28,8 @@ exit status (when several apply, the lowest wins):
      VERL_COMPAT_DISABLED_FIXES turns it off
   {NOT_REACHED}  nothing brings the shim into verl's trainer process
   {TRAINER_NOT_SERVED}  a --trainer class would not be served by a fix with trainer hooks
+  {STACK_FAILS}  the run will fail on this environment's stack: a module verl imports on the
+     config's path is missing, or a version verl's own code rejects (the stack section)
 
 examples:
   verl-compat doctor actor_rollout_ref.actor.profiler.tool=torch_memory trainer.total_training_steps=3

@@ -22,6 +22,7 @@ VERL_LACKS = 4
 SHIM_OFF = 5
 NOT_REACHED = 6
 TRAINER_NOT_SERVED = 7
+STACK_FAILS = 8
 
 
 def problems(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -69,6 +70,10 @@ def _found(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 yield _problem(SHIM_OFF, f"{trainer['name']}: {fix} is turned off in this environment")
             elif not verdict.get("served"):
                 yield _problem(TRAINER_NOT_SERVED, f"{fix} does not serve {trainer['name']}: {verdict.get('why')}")
+    for finding in (report.get("stack") or {}).get("findings", ()):
+        if finding["level"] == "error":
+            what = f"{finding['package']} {finding['installed'] or 'not installed'}: {finding['says']}"
+            yield _problem(STACK_FAILS, f"the run will fail on this stack: {what} [{finding['source']}]")
     if not report["autoload"]["routes"]:
         yield _problem(
             NOT_REACHED,

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import _toggles
 from .environment import PACKAGES, PLUGIN_GROUP
+from .stack import rows as stack_rows
 
 Row = tuple[str, Any]  # (label, a value or a list of values, one per line)
 
@@ -64,6 +65,8 @@ def render(report: dict[str, Any]) -> str:
         lines += _render_code(report["code"])
     for trainer in report.get("trainers", ()):
         lines += _render_trainer(trainer)
+    if report.get("stack"):
+        lines += _section("stack", stack_rows(report["stack"]))
     if report["problems"]:
         lines += _section("problems", [(f"exit {p['exit_code']}", p["reason"]) for p in report["problems"]])
     else:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import patching, probes, registry, status
 from . import environment, exits
+from . import stack as stack_section
 
 
 def collect(
@@ -51,6 +52,8 @@ def collect(
         "config": None,
         "code": None,
     }
+    with contextlib.redirect_stdout(sys.stderr):
+        report["stack"] = stack_section.collect(versions["verl"], config, probes.verl_config_dir())
     if config is not None:
         report["config"] = {"source": source, "fixes": _ask(fixes, "describe", config)}
     if code is not None:

@@ -17,6 +17,10 @@ before its own ``ray.init``:
    launcher's config is left as it is: half a fix (a profiler enabled, nobody driving it) would be
    worse than none, and workers that have verl-compat installed apply it in the trainer process.
 
+Before both, the launch-time stack check (:func:`verl_compat.stack.check`): one log line where the
+run will certainly fail on this environment's stack (a module the config's path imports is missing,
+a version verl's own code rejects), once per process, off with ``VERL_COMPAT_STACK_CHECK=0``.
+
 verl imports the modules named there fail-closed: a name the worker cannot import makes its
 ``import verl`` fail. From the launcher one cannot tell whether the workers have verl-compat
 installed (``ray.init`` may connect to any ``ray start`` cluster, even without an address), so the
@@ -43,7 +47,7 @@ import os
 import sys
 from typing import Any
 
-from ... import patching, registry, wrapping
+from ... import patching, registry, stack, wrapping
 from ...probes import EXTERNAL_MODULES
 
 NAME = registry.fix_name(__name__)
@@ -189,8 +193,11 @@ def reach(config) -> bool:
 
 
 def _before_run_ppo(wrapped, instance, args, kwargs):
+    config = args[0] if args else kwargs.get("config")
+    with registry.guard(NAME, "stack check before run_ppo"):
+        # Before ray.init: a run that will certainly fail on this stack says so in one line first.
+        stack.check(config)
     with registry.guard(NAME, "before run_ppo"):
-        config = args[0] if args else kwargs.get("config")
         if patching.is_active() and reach(config):
             patching.prepare_config(config)
     return wrapped(*args, **kwargs)
@@ -219,3 +226,4 @@ def state() -> dict[str, dict[str, Any] | None]:
 
 def reset() -> None:
     _last["decision"] = None
+    stack.reset()

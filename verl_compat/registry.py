@@ -22,9 +22,11 @@ logger = logging.getLogger("verl_compat")
 
 # Each name is a package under verl_compat/fixes that fits :class:`Fix`. ``propagation`` fixes how
 # verl-compat reaches the Ray workers rather than a verl setting, and fits the contract exactly (it
-# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate``
-# runs the fixes' rules in this order, each on the text the previous ones wrote, and the others
-# read a config in the installed verl's keys.
+# wraps the launcher's run_ppo; no trainer hooks). The order is the order hooks run in and doctor's
+# sections appear; no fix's hooks depend on it. migrate's rules do, on purpose: ``verl-compat
+# migrate`` runs them in this order, each on the text the previous ones wrote, and config_keys
+# comes first so that the others read a config in the installed verl's keys (torch_memory's rule
+# reads global_profiler.steps, which config_keys writes from trainer.profile_steps).
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
     "verl_compat.fixes.old_imports",

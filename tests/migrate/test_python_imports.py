@@ -18,7 +18,7 @@ from pyrun import run_python
 
 from verl_compat import cli
 from verl_compat.migrate import python_imports, rulebook
-from verl_compat.migration import ImportRule
+from verl_compat.migrate_contract import ImportRule
 
 pytestmark = pytest.mark.once
 

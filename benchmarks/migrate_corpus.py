@@ -51,7 +51,7 @@ from _envs import clean_env, interleaved, load_average, summary
 
 from verl_compat import cli
 from verl_compat.migrate import files, migrate
-from verl_compat.migration import Refusal
+from verl_compat.migrate_contract import Refusal
 
 REPO = Path(__file__).resolve().parents[1]
 WORK = REPO / ".bench/migrate"

@@ -109,7 +109,7 @@ start = time.perf_counter()
 data = load(Path(sys.argv[1]))
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
-BASELINE = "import resource, verl_compat.view.command; print(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+BASELINE = "import resource, verl_compat.view.cli; print(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 SPIN = "for _ in range(20_000_000): pass"
 
 

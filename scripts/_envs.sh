@@ -60,3 +60,30 @@ ensure_env() {
         printf '%s\nimport _omni_standin\n' "$(realpath "$OMNI_STANDIN")" > "$site/_verl_compat_omni_standin.pth"
     fi
 }
+
+# The stdlib-only core on the other Pythons the package supports (pyproject.toml: >= 3.10): the
+# import plumbing (verl_compat/importing.py) reads CPython's frames and opcodes, which change
+# between versions, while the release environments all run one Python. `ensure_core_py VERSION`
+# leaves .venvs/core-py<VERSION> ready: that Python with verl-compat alone (--no-deps: no wrapt, no
+# verl), which tests/support/import_hook_check.py runs on (scripts/test.sh).
+CORE_PYTHONS=${VERL_COMPAT_CORE_PYTHONS:-"3.10 3.13"}
+
+# core_python VERSION: that interpreter, from pyenv's versions (its shims refuse a version that is
+# not selected) or the PATH.
+core_python() {
+    local found
+    for found in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/python; do
+        [ -x "$found" ] && { echo "$found"; return 0; }
+    done
+    command -v "python$1"
+}
+
+ensure_core_py() {
+    local version=$1 venv=.venvs/core-py$1 python
+    ensure_uv
+    if [ ! -x "$venv/bin/python" ]; then
+        python=$(core_python "$version") || { log "no Python $version found (pyenv or python$version)"; return 1; }
+        "$UV" venv -q -p "$python" "$venv" || return 1
+    fi
+    "$UV" pip install -q --compile-bytecode -p "$venv" --reinstall-package verl-compat --no-deps . || return 1
+}

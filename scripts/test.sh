@@ -7,6 +7,9 @@
 #   VERL_COMPAT_TEST_RELEASES=0.9.1 scripts/test.sh
 #   VERL_COMPAT_TEST_WORKERS=1 scripts/test.sh     # no parallel workers (default: one per core)
 #
+# After the gate, the stdlib-only import plumbing runs on Python 3.10 and 3.13 too
+# (VERL_COMPAT_CORE_PYTHONS; .venvs/core-py<version>, verl-compat alone: scripts/_envs.sh).
+#
 # Environments live in .venvs/verl-<name> (git-ignored): see scripts/_envs.sh. One per supported
 # verl release, and `omni`: verl 0.9.1 plus verl-omni 0.2.0 (tests/requirements/verl-omni.txt).
 # Which test runs in which environment is declared by markers in the test files (tests/conftest.py
@@ -43,6 +46,22 @@ status=0
 gate_start=$SECONDS
 scripts/lint.sh || status=$?
 times+=("$(printf '%-8s %5ss' gate $((SECONDS - gate_start)))")
+# The import plumbing on the other supported Pythons (scripts/_envs.sh, core-py): one line each.
+core_start=$SECONDS
+for version in $CORE_PYTHONS; do
+    if ! ensure_core_py "$version"; then
+        log "core-py$version: cannot build .venvs/core-py$version"
+        status=1
+        continue
+    fi
+    if out=$(VERL_COMPAT_DISABLE=1 ".venvs/core-py$version/bin/python" tests/support/import_hook_check.py 2>&1); then
+        log "core-py$version: $(printf '%s\n' "$out" | tail -n1)"
+    else
+        printf '%s\n' "$out"
+        status=1
+    fi
+done
+times+=("$(printf '%-8s %5ss' core-py $((SECONDS - core_start)))")
 [ -n "$newest" ] && ensure_chromium
 for release in $RELEASES; do
     build_start=$SECONDS

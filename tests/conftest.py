@@ -5,8 +5,9 @@ verl 0.9.1 plus verl-omni), against the verl-compat installed there. Expectation
 between releases are decided by probing the installed verl (as the shim does), never by version
 strings. Where a test runs is declared by a marker in its file, read here:
 
-- ``once``: does not depend on the installed verl; runs in the newest release of the run only;
-- ``newest``: about old setups on today's verl; runs in the newest release of the run only;
+- ``once``: runs in the newest release of the run only: a test that does not depend on the
+  installed verl (migrate, view, the package), or one about old setups on today's verl (one marker
+  for both: they were two, ``once`` and ``newest``, with the same rule);
 - ``sides``: the two sides of verl #6198 (the legacy call still made, and deleted); runs in 0.7.1,
   the last release that makes it, and in the newest release;
 - ``omni``: needs verl-omni; runs in the ``omni`` environment, where nothing else runs;
@@ -37,7 +38,7 @@ from verl_compat import VerlCompatDeprecationWarning, registry
 
 os.environ.update(pyrun.RAY_SETTINGS)  # every Ray cluster this process starts (the harness's)
 
-PLACEMENT_MARKERS = ("once", "newest", "sides", "omni")
+PLACEMENT_MARKERS = ("once", "sides", "omni")
 LAST_RELEASE_WITH_THE_LEGACY_CALL = "0.7.1"
 
 
@@ -57,7 +58,7 @@ def runs_in(marks: set[str], environment: str, newest: str) -> bool:
     """Whether a test with these placement markers runs in ``environment``."""
     if environment == "omni" or "omni" in marks:
         return environment == "omni" and "omni" in marks
-    if marks & {"once", "newest"}:
+    if "once" in marks:
         return environment == newest
     if "sides" in marks:
         return environment in (LAST_RELEASE_WITH_THE_LEGACY_CALL, newest)

@@ -14,9 +14,11 @@ import sys
 from ._version import __version__
 
 DESCRIPTION = """\
-Keeps legacy verl profiler configs working (actor_rollout_ref.actor.profiler.tool=torch_memory)
-and helps you move off them. Installing verl-compat is all the shim needs; this command only
-looks (doctor), rewrites configs (migrate) and shows a run's memory snapshots (view)."""
+Keeps old verl setups working on the installed verl: old trainer-config keys, old Python imports,
+the legacy torch_memory profiler config, and an OOM memory snapshot on older releases. Installing
+verl-compat is all the shim needs; this command only looks (doctor: what the shim sees and would
+do to a config, your code or a trainer), rewrites old configs and imports into verl's own
+(migrate), and shows a run's memory snapshots (view)."""
 
 EPILOG = """\
 exit status:
@@ -34,7 +36,7 @@ docs: https://github.com/verl-compat/verl-compat#readme"""
 SUBCOMMANDS = {
     "doctor": ("verl_compat.doctor.cli", "show versions, probes, auto-load and what the shim does to a config"),
     "migrate": ("verl_compat.migrate.cli", "rewrite legacy overrides, YAML keys and verl imports into the new form"),
-    "view": ("verl_compat.view.command", "one offline page (or --text) for a run's memory snapshots"),
+    "view": ("verl_compat.view.cli", "one offline page (or --text) for a run's memory snapshots"),
 }
 
 

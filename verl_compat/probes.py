@@ -1,13 +1,15 @@
-"""The one place that knows what each verl release can do.
+"""The core's questions to the installed verl: where verl is, its trainer families, and how a trainer
+class is shaped (what :mod:`verl_compat.trainers` and :mod:`verl_compat.reach` decide by).
 
-Fixes ask these probes; nothing in verl-compat compares ``verl.__version__`` strings (tags lie:
-the v0.8.0 tag says ``0.8.0.dev``). Each probe looks at the installed verl's real objects, and
-imports verl lazily, so importing this module costs nothing before verl is in use.
+Nothing in verl-compat compares ``verl.__version__`` strings (tags lie: the v0.8.0 tag says
+``0.8.0.dev``): each probe looks at the installed verl's real objects, and imports verl lazily, so
+importing this module costs nothing before verl is in use. A probe only one fix asks lives in that
+fix (``fixes/<fix>/probes.py``); what doctor shows (``verl probes``) is :data:`PROBES` here and each
+fix's ``PROBES`` (docs/fix_contract.md).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import inspect
 import sys
@@ -16,37 +18,13 @@ import sys
 EXTERNAL_MODULES = "VERL_USE_EXTERNAL_MODULES"
 
 
-def _find_spec(name: str) -> bool:
+def find_spec(name: str) -> bool:
+    """Whether the module ``name`` can be imported (found, not imported); False for a parent that
+    is missing or not a package."""
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
         return False
-
-
-@functools.cache
-def stop_profile_takes_run_command() -> bool:
-    """Workers' ``stop_profile`` accepts ``run_command=`` (0.9.1+); passing it earlier is a
-    worker-side TypeError, and leaving it at its default there runs the finish hook every step."""
-    from verl.utils.profiler import DistProfilerExtension
-
-    return "run_command" in inspect.signature(DistProfilerExtension.stop_profile).parameters
-
-
-@functools.cache
-def profiler_gated_by_enable() -> bool:
-    """``DistProfiler.start/stop`` act only where ``profiler.enable`` is true (0.7.1+)."""
-    from verl.utils.profiler import DistProfiler
-
-    return hasattr(DistProfiler, "check_enable")
-
-
-@functools.cache
-def memory_history_cleared_per_dump() -> bool:
-    """Each snapshot covers about one step (history cleared after each dump, 0.8.0+); before,
-    snapshots were cumulative."""
-    from verl.utils import memory_utils
-
-    return hasattr(memory_utils, "clear_memory_history")
 
 
 def stop_profiling_shape(function) -> str | None:
@@ -85,33 +63,21 @@ def init_calls_super(cls) -> bool:
     return code is not None and {"super", "__init__"} <= set(code.co_names)
 
 
-def has_legacy_fit_torch_memory(module) -> bool:
-    """The separation trainers' second legacy call site, ``SeparateRayPPOTrainer._fit_torch_memory``
-    (0.7.x only; verl #6075 removed it)."""
-    return hasattr(getattr(module, "SeparateRayPPOTrainer", None), "_fit_torch_memory")
+# What doctor shows as the core's probes (``verl probes``), beside each fix's own ``PROBES``:
+# the trainer families the installed verl ships, i.e. which rows of trainers.TRAINERS can apply.
+# No code decides by them (trainers.py finds classes by module); they are shown because a user
+# asking why a v1 or main_ppo_sync trainer is (not) listed needs them, and the tests that pick the
+# trainers a release has read them.
 
 
 def has_v1_trainer() -> bool:
     """verl ships the v1 trainer package (0.9.0+), the default of ``main_ppo``."""
-    return _find_spec("verl.trainer.ppo.v1")
+    return find_spec("verl.trainer.ppo.v1")
 
 
 def has_sync_trainer() -> bool:
     """verl ships ``verl.trainer.main_ppo_sync`` (0.8.0), a TransferQueue trainer of its own."""
-    return _find_spec("verl.trainer.main_ppo_sync")
-
-
-def values() -> dict[str, bool]:
-    """Every probe of the installed verl that takes no argument, by name (``verl-compat doctor``)."""
-    return {
-        "stop_profile_takes_run_command": stop_profile_takes_run_command(),
-        "profiler_gated_by_enable": profiler_gated_by_enable(),
-        "memory_history_cleared_per_dump": memory_history_cleared_per_dump(),
-        "has_v1_trainer": has_v1_trainer(),
-        "has_sync_trainer": has_sync_trainer(),
-        "torch_memory_has_oom_observer": torch_memory_has_oom_observer(),
-        "snapshot_dump_can_skip_sync": snapshot_dump_can_skip_sync(),
-    }
+    return find_spec("verl.trainer.main_ppo_sync")
 
 
 def verl_importable() -> bool:
@@ -139,46 +105,4 @@ def verl_config_dir():
     return Path(next(iter(spec.submodule_search_locations)), "trainer", "config")
 
 
-def trainer_class_for(config):
-    """The trainer class ``python -m verl.trainer.main_ppo`` builds for ``config``: a v1 trainer
-    chosen by ``trainer.v1.trainer_mode`` where the config selects ``trainer.use_v1`` (verl >= 0.9),
-    else ``RayPPOTrainer``."""
-    from omegaconf import OmegaConf
-
-    if OmegaConf.select(config, "trainer.use_v1"):
-        from verl.trainer.ppo.v1 import get_trainer_cls
-
-        return get_trainer_cls(OmegaConf.select(config, "trainer.v1.trainer_mode"))
-    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
-
-    return RayPPOTrainer
-
-
-_TORCH_MEMORY_MODULES = ("verl.utils.profiler.torch_memory_profile", "verl.utils.profiler.profile")
-
-
-def torch_memory_profiler_class():
-    """verl's ``TorchMemoryProfiler``: in ``profile.py`` up to 0.8.x, in its own
-    ``torch_memory_profile.py`` from 0.9; None where neither holds it."""
-    for name in _TORCH_MEMORY_MODULES:
-        if _find_spec(name):
-            cls = getattr(importlib.import_module(name), "TorchMemoryProfiler", None)
-            if cls is not None:
-                return cls
-    return None
-
-
-@functools.cache
-def torch_memory_has_oom_observer() -> bool:
-    """verl's own ``TorchMemoryProfiler`` attaches an allocator out-of-memory observer on the
-    ranks it profiles (0.9.1+): then verl-compat must attach none (never two observers)."""
-    return hasattr(torch_memory_profiler_class(), "_attach_oom_observer")
-
-
-@functools.cache
-def snapshot_dump_can_skip_sync() -> bool:
-    """``MemorySnapshotSampler.dump_memory_snapshot`` takes ``synchronize=`` (0.9.1+), which an
-    out-of-memory dump turns off; before, it always synchronises the device first."""
-    from verl.utils.memory_utils import MemorySnapshotSampler
-
-    return "synchronize" in inspect.signature(MemorySnapshotSampler.dump_memory_snapshot).parameters
+PROBES = (has_v1_trainer, has_sync_trainer)

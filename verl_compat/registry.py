@@ -16,15 +16,17 @@ import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypedDict, runtime_checkable
 
 logger = logging.getLogger("verl_compat")
 
 # Each name is a package under verl_compat/fixes that fits :class:`Fix`. ``propagation`` fixes how
 # verl-compat reaches the Ray workers rather than a verl setting, and fits the contract exactly (it
-# wraps the launcher's run_ppo; no trainer hooks). config_keys comes first: ``verl-compat migrate``
-# runs the fixes' rules in this order, each on the text the previous ones wrote, and the others
-# read a config in the installed verl's keys.
+# wraps the launcher's run_ppo; no trainer hooks). The order is the order hooks run in and doctor's
+# sections appear; no fix's hooks depend on it. migrate's rules do, on purpose: ``verl-compat
+# migrate`` runs them in this order, each on the text the previous ones wrote, and config_keys
+# comes first so that the others read a config in the installed verl's keys (torch_memory's rule
+# reads global_profiler.steps, which config_keys writes from trainer.profile_steps).
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
     "verl_compat.fixes.old_imports",
@@ -99,6 +101,78 @@ class CodeImport(NamedTuple):
     guarded: bool  # inside a ``try`` whose handlers catch ImportError (or Exception, BaseException, a bare except)
 
 
+# --- what doctor reads (docs/fix_contract.md, "What doctor reads") -------------------------------
+
+# One row of a doctor section: (label, a value or a list of values, one line each).
+DoctorRow = tuple[str, Any]
+
+
+class Report(TypedDict):
+    """What ``describe(config)`` and ``describe_code(imports)`` answer, at least: a fix adds its own
+    data beside these keys (printed by ``doctor --json``)."""
+
+    acts: bool  # the config (or code) needs this fix: doctor exits 5 where it is turned off
+    rows: list[DoctorRow]  # the fix's rows of doctor's config: (or code:) section
+    cannot: list[str]  # what the fix cannot do on this verl: each a doctor problem, exit 4
+
+
+class TrainerReport(TypedDict):
+    """What ``describe_trainer(cls)`` answers, at least (a fix adds its own data beside)."""
+
+    served: bool  # the fix's trainer hooks reach the class
+    why: str | None  # why not, when not served (doctor exits 7); None when served
+    rows: list[DoctorRow]  # the fix's rows of doctor's trainer: section
+
+
+# Which answer each of doctor's questions gets (``doctor_rows`` answers a list of rows).
+REPORTS: dict[str, Any] = {"describe": Report, "describe_code": Report, "describe_trainer": TrainerReport}
+_KEY_TYPES: dict[str, tuple[type, ...]] = {
+    "acts": (bool,),
+    "served": (bool,),
+    "why": (str, type(None)),
+    "rows": (list, tuple),
+    "cannot": (list, tuple),
+}
+
+
+def report_errors(hook: str, answer: object) -> list[str]:
+    """What is wrong with a fix's answer to doctor's ``hook`` (``describe``, ``describe_trainer``,
+    ``describe_code``, ``doctor_rows``): a required key missing (a misspelled one among them, named
+    with the key it is close to), a value of the wrong type, a row that is not ``(label, value)``.
+    Empty where the answer fits the contract. doctor counts a non-empty answer as the fix failing
+    (exit 4), and the contract tests check every fix with it: a misspelled ``cannot`` would
+    otherwise read as "nothing to say" and exit 0."""
+    import difflib
+
+    if hook == "doctor_rows":
+        return _row_errors(answer) if isinstance(answer, (list, tuple)) else [f"not a list: {type(answer).__name__}"]
+    if not isinstance(answer, dict):
+        return [f"not a dict: {type(answer).__name__}"]
+    required = REPORTS[hook].__required_keys__
+    errors = []
+    for key in sorted(required - answer.keys()):
+        close = difflib.get_close_matches(key, [k for k in answer if isinstance(k, str)], n=1, cutoff=0.75)
+        errors.append(f"no {key!r}" + (f" (misspelled {close[0]!r}?)" if close else ""))
+    for key in sorted(required & answer.keys()):
+        if not isinstance(answer[key], _KEY_TYPES[key]):
+            errors.append(f"{key!r} is a {type(answer[key]).__name__}")
+        elif key == "rows":
+            errors += _row_errors(answer[key])
+        elif key == "cannot":
+            errors += [
+                f"'cannot' holds a {type(reason).__name__}" for reason in answer[key] if not isinstance(reason, str)
+            ]
+    return errors
+
+
+def _row_errors(rows: list[Any] | tuple[Any, ...]) -> list[str]:
+    return [
+        f"row {row!r} is not (label, value)"
+        for row in rows
+        if not (isinstance(row, (list, tuple)) and len(row) == 2 and isinstance(row[0], str))
+    ]
+
+
 @runtime_checkable
 class Fix(Protocol):
     """The contract every fix fits. Required::
@@ -113,12 +187,14 @@ class Fix(Protocol):
         before_step(trainer)       once per step, as the trainer's step-end profiling starts
         after_step(trainer)        once per step, after the trainer's own step-end profiling
         prepare_config(config)     the config step on a launcher's config, before Ray ships it
-        describe(config) -> dict   what the fix would do to a config (doctor; the keys in
-                                   docs/fix_contract.md)
-        describe_trainer(cls) -> dict   whether and how its trainer hooks serve a class (doctor --trainer)
-        describe_code(imports) -> dict  what the imports of a user's code come to (doctor --code; a list
-                                   of :class:`CodeImport`)
-        doctor_rows() -> list      extra (label, value) rows for doctor's "patches" section
+        describe(config) -> Report what the fix would do to a config (doctor; :class:`Report`)
+        describe_trainer(cls) -> TrainerReport   whether and how its trainer hooks serve a class
+                                   (doctor --trainer; :class:`TrainerReport`)
+        describe_code(imports) -> Report  what the imports of a user's code come to (doctor --code; a
+                                   list of :class:`CodeImport`)
+        doctor_rows() -> list[DoctorRow]  extra (label, value) rows for doctor's "patches" section
+        PROBES                     the fix's feature probes doctor shows ("verl probes"): functions
+                                   of no argument, each shown under its __name__
         state() -> dict            merged into the fix's entry of status()
         reset()                    forget per-activation state (deactivate)
 
@@ -144,6 +220,7 @@ OPTIONAL_PARTS = (
     "describe_trainer",
     "describe_code",
     "doctor_rows",
+    "PROBES",
     "state",
     "reset",
     "IMPORT_PACKAGES",

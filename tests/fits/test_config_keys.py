@@ -8,7 +8,7 @@ import pytest
 from expectations import LEGACY, STEPS, assert_one_dump_per_rank_per_step
 from harness import compose_config, run_fit
 
-pytestmark = pytest.mark.newest
+pytestmark = pytest.mark.once
 
 OLD_KEYS = [
     "actor_rollout_ref.profiler.all_ranks=True",  # 0.5-era profiler keys

@@ -20,8 +20,8 @@ import re
 import pytest
 
 import verl_compat
-from verl_compat import probes
 from verl_compat.fixes import oom_snapshot
+from verl_compat.fixes.oom_snapshot import probes
 
 pytestmark = pytest.mark.sides
 

@@ -39,8 +39,8 @@ from harness import (
 )
 
 import verl_compat
-from verl_compat import probes
 from verl_compat.fixes import torch_memory
+from verl_compat.fixes.torch_memory import probes
 
 # ----------------------------------------------------------------------------------- legacy key only
 

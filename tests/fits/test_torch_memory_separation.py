@@ -24,7 +24,7 @@ from paths import SUPPORT
 from pyrun import SHIM_SETTINGS, run_argv
 
 import verl_compat
-from verl_compat import probes
+from verl_compat.fixes.torch_memory import probes
 
 
 def _has(module: str) -> bool:

@@ -269,6 +269,71 @@ def test_doctor_reports_the_fix(fix):
     assert any(line.strip().startswith(fix.NAME) for line in text.splitlines())
 
 
+def test_doctors_questions_get_answers_that_fit_the_contract(fix):
+    """Each of doctor's questions the fix answers (``describe`` of a plain and a legacy config,
+    ``describe_trainer``, ``describe_code``, ``doctor_rows``) gets what registry's TypedDicts say:
+    every required key, spelled right, of its type (``registry.report_errors``)."""
+    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+
+    from verl_compat import doctor, source_imports
+
+    verl_compat.activate()
+    code = "import verl\nfrom verl.trainer.ppo.ray_trainer import RayPPOTrainer\nfrom verl.utils.nowhere import gone\n"
+    questions = {
+        "describe": [
+            doctor.compose(probes.verl_config_dir(), []),
+            doctor.compose(probes.verl_config_dir(), ["actor_rollout_ref.actor.profiler.tool=torch_memory"]),
+        ],
+        "describe_trainer": [RayPPOTrainer],
+        "describe_code": [source_imports.imports_of(code, "user.py", ("verl",))],
+        "doctor_rows": [None],
+    }
+    asked = 0
+    for hook, subjects in questions.items():
+        for subject in subjects:
+            if callable(getattr(fix, hook, None)):
+                answer = getattr(fix, hook)() if subject is None else getattr(fix, hook)(subject)
+                assert registry.report_errors(hook, answer) == [], f"{fix.NAME}.{hook}()"
+                asked += 1
+    assert asked or fix.NAME == "propagation", "every fix but propagation tells doctor something"
+
+
+@pytest.mark.parametrize(
+    ("hook", "answer", "errors"),
+    [
+        ("describe", {"acts": True, "rows": [], "cannot": []}, []),
+        ("describe", {"acts": True, "rows": [], "cannnot": ["x"]}, ["no 'cannot' (misspelled 'cannnot'?)"]),
+        (
+            "describe_code",
+            {"acts": "yes", "rows": [("a", 1)], "cannot": [3]},
+            ["'acts' is a str", "'cannot' holds a int"],
+        ),
+        (
+            "describe_trainer",
+            {"served": True, "rows": [("label",)]},
+            ["no 'why'", "row ('label',) is not (label, value)"],
+        ),
+        ("doctor_rows", [("OOM snapshot", "on")], []),
+        ("doctor_rows", {"OOM snapshot": "on"}, ["not a list: dict"]),
+    ],
+)
+def test_an_answer_outside_the_contract_is_named(hook, answer, errors):
+    assert registry.report_errors(hook, answer) == errors
+
+
+def test_a_misspelled_answer_is_a_doctor_problem_not_a_healthy_exit(with_throwaway, monkeypatch):
+    """``cannnot`` would read as "nothing this verl lacks" with ``.get`` defaults: exit 0."""
+    from verl_compat import doctor
+
+    monkeypatch.setitem(with_throwaway.FAIL, "misspelled", True)
+    verl_compat.activate()
+    report = doctor.collect(doctor.compose(probes.verl_config_dir(), []), "test")
+    reason = "throwaway.describe() answers outside the fix contract: no 'cannot' (misspelled 'cannnot'?)"
+    assert {"exit_code": doctor.VERL_LACKS, "reason": reason} in report["problems"]
+    assert report["exit_code"] == doctor.VERL_LACKS
+    assert reason in " ".join(doctor.render(report).split())
+
+
 @pytest.mark.shim_errors("throwaway:_start_profiling")
 def test_the_throwaway_fix_gets_the_trainer_hooks_in_a_real_fit(tmp_path, monkeypatch, caplog):
     """Registered with one line, it is reached in verl's real fit(): its own patch on a verl method,

@@ -4,7 +4,7 @@ kept, names the file binds kept), removed ones named with exit 2, only files tha
 The engine is tested on a made-up package (``legacy_lib``) whose rule comes from a fix that exists
 only in the test suite (tests/support/moved_import_fix): no verl needed, and the contract shows a fix
 adding import rules without touching migrate. verl's own paths through old_imports' rule:
-tests/migrate/data/recipe_imports.py (the golden files of test_migrate.py) and
+tests/migrate/data/recipe_imports.py (the golden files of test_rewrites.py) and
 tests/fixes/old_imports/test_migrate_rules.py."""
 
 import difflib
@@ -18,7 +18,7 @@ from pyrun import run_python
 
 from verl_compat import cli
 from verl_compat.migrate import python_imports, rulebook
-from verl_compat.migration import ImportRule
+from verl_compat.migrate_contract import ImportRule
 
 pytestmark = pytest.mark.once
 

@@ -3,6 +3,7 @@ no function-level import of the package's own modules to hide one. Read from the
 it holds for code paths no test runs."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -57,12 +58,18 @@ def _imports(name: str):
 GRAPH = {name: {target for target, _ in _imports(name) if target != name} for name in MODULES}
 
 
+def _within(name: str, packages: tuple) -> bool:
+    """``name`` is one of ``packages`` or below one (``verl_compat.migrate_contract`` is not below
+    ``verl_compat.migrate``)."""
+    return any(name == package or name.startswith(package + ".") for package in packages)
+
+
 def _layer(name: str) -> str:
     if name == "verl_compat.registry":
         return "registry"
-    if name.startswith(TOOLS):
+    if _within(name, TOOLS):
         return "tool"
-    if name.startswith(FIXES):
+    if _within(name, FIXES):
         return "fix"
     return "core"
 
@@ -125,6 +132,21 @@ def test_the_tools_name_no_fix():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         literals = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
         assert not names & literals, f"{path} names a fix"
+
+
+def test_every_core_module_is_in_the_layer_picture_and_type_checked():
+    """docs/fix_contract.md's layer picture names each public core module, and mypy checks it
+    (pyproject.toml's [tool.mypy] files): a new core module is placed and typed, or this fails."""
+    import tomllib
+    from paths import DOCS, REPO
+
+    # A core package (verl_compat/stack/) is placed and typed as one.
+    core = {name.split(".")[1] for name in MODULES if _layer(name) == "core" and name != "verl_compat"}
+    public = {name for name in core if not name.startswith("_")}
+    picture = (DOCS / "fix_contract.md").read_text(encoding="utf-8").partition("\ncore ")[2].partition("\nregistry ")[0]
+    assert sorted(name for name in public if not re.search(rf"\b{name}\b", picture)) == []
+    typed = {Path(path).stem for path in tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]["files"]}
+    assert sorted(core - typed - {"_version"}) == []
 
 
 def _paths(layer: str) -> list:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 
-from verl_compat import probes
+from verl_compat.fixes.torch_memory import probes
 
 STEPS = 3  # every harness fit runs 3 training steps
 LEGACY = ["actor_rollout_ref.actor.profiler.tool=torch_memory"]

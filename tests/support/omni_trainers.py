@@ -116,7 +116,7 @@ def _takes_do_profile(trainer) -> bool:
 def one_pair_per_step(steps=STEPS) -> list:
     """What the shim drives on the actor worker group after each step (``run_command``, 0.9.1+, on
     the last step only)."""
-    from verl_compat import probes
+    from verl_compat.fixes.torch_memory import probes
 
     calls = []
     for step in range(1, steps + 1):

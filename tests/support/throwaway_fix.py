@@ -3,7 +3,8 @@ measure of the contract (a new fix is a module and a registry line, nothing else
 
 It targets a real verl trainer method of its own (``RayPPOTrainer._start_profiling``, counted per
 call) and uses the core's trainer hooks (``on_trainer_init``, ``after_step``), counted per trainer;
-its doctor parts (``describe``, ``describe_trainer``) and ``state``/``reset`` can be made to fail.
+its doctor parts (``describe``, ``describe_trainer``) and ``state``/``reset`` can be made to fail,
+and ``describe`` to answer with a misspelled key (``FAIL["misspelled"]``).
 """
 
 from verl_compat import registry
@@ -13,7 +14,7 @@ TARGETS = ("verl.trainer.ppo.ray_trainer",)
 PATH = "RayPPOTrainer._start_profiling"
 
 calls = {"start_profiling": 0, "init": 0, "step": 0}
-FAIL = {"patches": False, "wrapper": False, "state": False, "reset": False, "describe": False}
+FAIL = {"patches": False, "wrapper": False, "state": False, "reset": False, "describe": False, "misspelled": False}
 
 
 def _count_start_profiling(wrapped, instance, args, kwargs):
@@ -41,6 +42,8 @@ def after_step(trainer):
 def describe(config):
     if FAIL["describe"]:
         raise RuntimeError("injected fault in the throwaway describe()")
+    if FAIL["misspelled"]:
+        return {"acts": False, "rows": [], "cannnot": ["what doctor must not miss"]}
     return {"acts": False, "rows": [("throwaway", "counts _start_profiling calls")], "cannot": []}
 
 

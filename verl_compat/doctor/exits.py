@@ -46,13 +46,15 @@ def _found(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
     shim = report["status"]
     for subject in ("config", "code"):
         for name, entry in (report.get(subject) or {}).get("fixes", {}).items():
-            if entry.get("acts") and shim["disabled"]:
+            if entry["acts"] and shim["disabled"]:
                 yield _problem(SHIM_OFF, f"the {subject} needs verl-compat, but {_toggles.DISABLE} turns it off")
-            elif entry.get("acts") and name in shim["disabled_fixes"]:
+            elif entry["acts"] and name in shim["disabled_fixes"]:
                 yield _problem(SHIM_OFF, f"the {subject} needs {name}, but {_toggles.DISABLED_FIXES} turns it off")
             else:
-                for reason in entry.get("cannot", ()):
+                for reason in entry["cannot"]:
                     yield _problem(VERL_LACKS, reason)
+    for reason in report["answer_errors"]:
+        yield _problem(VERL_LACKS, reason)
     for module, state in (report["target_modules"] or {}).items():
         if state.startswith("import failed"):
             yield _problem(VERL_LACKS, f"cannot patch {module}: {state}")
@@ -68,8 +70,8 @@ def _found(report: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for fix, verdict in trainer["fixes"].items():
             if fix in shim["disabled_fixes"] or shim["disabled"]:
                 yield _problem(SHIM_OFF, f"{trainer['name']}: {fix} is turned off in this environment")
-            elif not verdict.get("served"):
-                yield _problem(TRAINER_NOT_SERVED, f"{fix} does not serve {trainer['name']}: {verdict.get('why')}")
+            elif not verdict["served"]:
+                yield _problem(TRAINER_NOT_SERVED, f"{fix} does not serve {trainer['name']}: {verdict['why']}")
     for finding in (report.get("stack") or {}).get("findings", ()):
         if finding["level"] == "error":
             what = f"{finding['package']} {finding['installed'] or 'not installed'}: {finding['says']}"

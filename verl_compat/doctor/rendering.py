@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import _toggles
+from .. import _toggles, registry
 from .environment import PACKAGES, PLUGIN_GROUP
 from .stack import rows as stack_rows
 
-Row = tuple[str, Any]  # (label, a value or a list of values, one per line)
+Row = registry.DoctorRow  # (label, a value or a list of values, one per line)
 
 
 def render_json(report: dict[str, Any]) -> str:
@@ -113,12 +113,12 @@ def _render_patches(report: dict[str, Any]) -> list[str]:
 
 
 def _render_plan(config: dict[str, Any]) -> list[str]:
-    rows = [tuple(row) for entry in config["fixes"].values() for row in entry.get("rows", ())]
+    rows = [tuple(row) for entry in config["fixes"].values() for row in entry["rows"]]
     return _section(f"config: {config['source']}", rows)
 
 
 def _render_code(code: dict[str, Any]) -> list[str]:
-    rows = [tuple(row) for entry in code["fixes"].values() for row in entry.get("rows", ())]
+    rows = [tuple(row) for entry in code["fixes"].values() for row in entry["rows"]]
     if not code["fixes"]:
         rows.append(("imports", "no fix of this verl-compat reads code"))
     rows += [(entry["file"], f"unreadable, its imports unknown: {entry['error']}") for entry in code["unreadable"]]
@@ -127,5 +127,5 @@ def _render_code(code: dict[str, Any]) -> list[str]:
 
 
 def _render_trainer(trainer: dict[str, Any]) -> list[str]:
-    rows = [tuple(row) for verdict in trainer["fixes"].values() for row in verdict.get("rows", ())]
+    rows = [tuple(row) for verdict in trainer["fixes"].values() for row in verdict["rows"]]
     return _section(f"trainer: {trainer['name']}", rows)

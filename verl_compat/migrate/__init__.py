@@ -2,7 +2,7 @@
 
 The shim keeps a legacy config working only while it is installed; migrating is how a user stops
 needing it. migrate knows no key itself: each fix supplies rewrite rules (its ``migrate_rules``
-module, :mod:`verl_compat.migration` has the contract, :mod:`.rules` finds them), and migrate's
+module, :mod:`verl_compat.migrate_contract` has the contract, :mod:`.rulebook` finds them), and migrate's
 engines read launch scripts (:mod:`.shell`, with :mod:`.shell_syntax`), YAML configs
 (:mod:`.yaml_config`) and Markdown pages (:mod:`.markdown`) into configurations, ask the rules for
 edits (:mod:`.rulebook`) and apply them.
@@ -23,7 +23,7 @@ imported only when a file needs them.
 
 from __future__ import annotations
 
-from ..migration import Options, Refusal
+from ..migrate_contract import Options, Refusal
 from . import markdown, python_imports, rulebook, shell, yaml_config
 from .files import Unreadable, kind_of
 from .python_imports import Unmigrated

@@ -7,7 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ..migration import Refusal
+from ..files import write_atomically
+from ..migrate_contract import Refusal
 from . import files, migrate, rulebook
 from .python_imports import Unmigrated
 
@@ -145,7 +146,7 @@ def run(args) -> int:
             print(f"would migrate {path}{rest}", file=sys.stderr)
             status = max(status, 1)
         elif not args.diff:
-            files.write_atomically(path, files.restore(raw, old, new))
+            write_atomically(path, files.restore(raw, old, new))
             print(f"migrated {path}{rest}", file=sys.stderr)
     done = "to migrate" if args.check or args.diff else "migrated"
     print(f"{counts['migrated']} {done}, {counts['unchanged']} unchanged, {counts['refused']} refused", file=sys.stderr)

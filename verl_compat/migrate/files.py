@@ -1,4 +1,5 @@
-"""Files: what kind a file is, its text as the engines see it, and writing it back.
+"""Files: what kind a file is, and its text as the engines see it (written back with
+:func:`verl_compat.files.write_atomically`).
 
 The engines work on text with ``\\n`` line ends. A file is read as bytes and decoded as UTF-8 with
 ``surrogateescape``, so a Latin-1 comment or a stray byte survives untouched; its CRLF line ends are
@@ -11,8 +12,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import stat
-import tempfile
 from pathlib import Path
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -87,22 +86,6 @@ def restore(raw: str, text: str, new: str) -> str:
             ending = endings[i] if 0 <= i < len(endings) else common
             out.append(new_lines[j] + ("" if j == len(new_lines) - 1 else ending))
     return "".join(out)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` in one step (same directory, then ``os.replace``), keeping its mode, so a
-    crash or a full disk never leaves a half-written launch script."""
-    path = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(path.stat().st_mode)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(text.encode("utf-8", "surrogateescape"))
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def diff(path: Path, text: str, new: str) -> list[str]:

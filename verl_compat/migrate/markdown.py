@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..migration import Refusal
+from ..migrate_contract import Refusal
 from .text import line_of, splice
 
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*\n", re.MULTILINE)

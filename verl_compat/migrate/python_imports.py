@@ -1,7 +1,7 @@
 """Python files: old import paths rewritten to where the installed release has them, with libcst, so
 that formatting and comments stay; what cannot be rewritten is named for the user.
 
-The fixes' import rules (:class:`~verl_compat.migration.ImportRule`) say what each import comes to.
+The fixes' import rules (:class:`~verl_compat.migrate_contract.ImportRule`) say what each import comes to.
 A moved one is rewritten, keeping every name the file binds:
 
 - ``from old import a, b as c``: the new module, and ``new_name as a`` where the name changed; a
@@ -34,7 +34,7 @@ import tokenize
 from typing import Any
 
 from .. import source_imports
-from ..migration import ImportFate, Refusal
+from ..migrate_contract import ImportFate, Refusal
 from .text import splice
 
 _WORD = re.compile(r"\w+")

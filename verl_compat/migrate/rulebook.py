@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import registry
-from ..migration import Edit, ImportRule, Options, Refusal, Rule, Setting
+from ..migrate_contract import Edit, ImportRule, Options, Refusal, Rule, Setting
 
 
 def fix_modules() -> tuple[str, ...]:
@@ -54,13 +54,13 @@ def _rules_of_fixes() -> list[Rule | ImportRule]:
 
 @functools.cache
 def rules() -> tuple[Rule, ...]:
-    """The config rules (:class:`~verl_compat.migration.Rule`) of every fix; raises :class:`RulesError`."""
+    """The config rules (:class:`~verl_compat.migrate_contract.Rule`) of every fix; raises :class:`RulesError`."""
     return tuple(rule for rule in _rules_of_fixes() if not isinstance(rule, ImportRule))
 
 
 @functools.cache
 def import_rules() -> tuple[ImportRule, ...]:
-    """The Python import rules (:class:`~verl_compat.migration.ImportRule`) of every fix; raises
+    """The Python import rules (:class:`~verl_compat.migrate_contract.ImportRule`) of every fix; raises
     :class:`RulesError`."""
     return tuple(rule for rule in _rules_of_fixes() if isinstance(rule, ImportRule))
 

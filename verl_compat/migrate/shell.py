@@ -15,7 +15,7 @@ import functools
 import itertools
 import re
 
-from ..migration import Delete, Edit, Refusal, Rename
+from ..migrate_contract import Delete, Edit, Refusal, Rename
 from . import rulebook, shell_syntax
 from .text import find, format_value, line_end, line_of, lower_booleans, splice
 

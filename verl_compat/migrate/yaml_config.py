@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..migration import Edit, Refusal, Rename, Set
+from ..migrate_contract import Edit, Refusal, Rename, Set
 from . import rulebook
 from .files import Unreadable
 from .text import find, format_value, line_end, line_of, lower_booleans, splice

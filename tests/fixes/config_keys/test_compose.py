@@ -20,7 +20,7 @@ from verl_config import verl_compose
 from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
-pytestmark = pytest.mark.newest
+pytestmark = pytest.mark.once
 
 RENAMED = "critic.model.fsdp_config.param_offload"
 DROPPED = "actor_rollout_ref.actor.megatron.grad_offload"

@@ -19,7 +19,7 @@ from verl_config import verl_compose
 
 from verl_compat import migrate
 
-pytestmark = pytest.mark.newest
+pytestmark = pytest.mark.once
 
 VERL_CONFIG = f"{verl.__path__[0]}/trainer/config"
 

@@ -7,7 +7,7 @@ import textwrap
 from pyrun import run_python
 
 from verl_compat.fixes.old_imports.migrate_rules import RULES
-from verl_compat.migration import ImportRule
+from verl_compat.migrate_contract import ImportRule
 
 (RULE,) = RULES
 

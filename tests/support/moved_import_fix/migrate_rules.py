@@ -5,7 +5,7 @@ were removed."""
 
 from typing import ClassVar
 
-from verl_compat.migration import ImportFate, ImportRule
+from verl_compat.migrate_contract import ImportFate, ImportRule
 
 MOVED_NAMES = {
     ("legacy_lib.old", "Moved"): ("legacy_lib.new", "Moved"),

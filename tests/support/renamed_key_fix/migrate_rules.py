@@ -3,7 +3,7 @@
 
 import re
 
-from verl_compat.migration import Delete, Refusal, Rename, Rule
+from verl_compat.migrate_contract import Delete, Refusal, Rename, Rule
 
 OLD, NEW, GONE = "trainer.old_total_steps", "trainer.total_training_steps", "trainer.obsolete_flag"
 

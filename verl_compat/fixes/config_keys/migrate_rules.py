@@ -1,4 +1,4 @@
-"""config_keys' migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migration`).
+"""config_keys' migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migrate_contract`).
 
 The same table and the same probe decide as at run time (:mod:`.translate`), against the installed
 verl's own config (:mod:`.installed`): a key is rewritten only where that verl lacks it, to the
@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ... import _version, probes
-from ...migration import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
+from ...migrate_contract import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
 from . import installed, translate
 from .table import ROWS
 

@@ -2,8 +2,9 @@
 :func:`.resolve.fate` (doctor's count of the rows that apply here; tools that read user code).
 
 A module is there when its file or package folder is; a name when its module's top level binds it
-(``def``, ``class``, assignment, import, also under ``if``/``try``) or it is a submodule. A module
-with a star import is taken to have every name.
+(:func:`verl_compat.source_imports.top_level_bindings`: ``def``, ``class``, assignment, import,
+``__all__``, also under ``if``/``try``/``for``/``with``) or it is a submodule. A module with a star
+import is taken to have every name.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import ast
 import functools
 import importlib.util
 from pathlib import Path
+
+from ... import source_imports
 
 
 @functools.cache
@@ -40,27 +43,6 @@ def _location(module: str) -> Path | None:
     return base if base.is_dir() else None
 
 
-def _bound(body: list[ast.stmt], names: set[str]) -> bool:
-    """Add the names ``body`` binds at its level to ``names``; False where it star-imports."""
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    return False
-                names.add(alias.asname or alias.name.partition(".")[0])
-        elif isinstance(node, (ast.If, ast.Try, ast.With)):
-            blocks = [node.body, getattr(node, "orelse", []), getattr(node, "finalbody", [])]
-            blocks += [handler.body for handler in getattr(node, "handlers", [])]
-            if not all(_bound(block, names) for block in blocks):
-                return False
-    return True
-
-
 @functools.cache
 def _names(file: Path) -> frozenset[str] | None:
     """The names ``file`` binds at its top level; None where it star-imports (any name may be there)."""
@@ -68,8 +50,8 @@ def _names(file: Path) -> frozenset[str] | None:
         tree = ast.parse(file.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return None
-    names: set[str] = set()
-    return frozenset(names) if _bound(tree.body, names) else None
+    names, stars = source_imports.top_level_bindings(tree)
+    return None if stars else frozenset(names)
 
 
 def has(path: str) -> bool:

@@ -1,5 +1,5 @@
 """old_imports' migrate rule for ``verl-compat migrate`` on ``.py`` files (the contract:
-:class:`verl_compat.migration.ImportRule`).
+:class:`verl_compat.migrate_contract.ImportRule`).
 
 The same table and the same rules decide as at run time (:func:`.resolve.fate`), against the
 installed verl read from its files (:mod:`.installed`), both loaded at the first ``.py`` file that
@@ -10,7 +10,7 @@ verl-compat, exactly what verl-compat gives the old one.
 
 from __future__ import annotations
 
-from ...migration import ImportFate, ImportRule
+from ...migrate_contract import ImportFate, ImportRule
 from . import fate_on_installed, table_knows
 
 

@@ -8,7 +8,7 @@ the moment of OOM it logs the request, the Python stack and the allocator state,
 ``{save_path}/oom_{timestamp}/torch_memory_oom_rank{R}_pid{P}.pickle`` without synchronising.
 
 This fix does the same where verl's ``TorchMemoryProfiler`` has no observer of its own
-(:func:`verl_compat.probes.torch_memory_has_oom_observer`): it wraps
+(:func:`.probes.torch_memory_has_oom_observer`): it wraps
 ``TorchMemoryProfiler.__init__`` in ``verl.utils.profiler.profile`` and, after verl's own body,
 attaches the observer when that profiler profiles its rank. verl builds a ``TorchMemoryProfiler``
 only where a role's profiler tool is ``torch_memory``, so processes that build none are never
@@ -37,12 +37,14 @@ import traceback
 from collections.abc import Callable
 from datetime import datetime
 
-from ... import probes, registry, snapshot_files, wrapping
+from ... import registry, snapshot_files, wrapping
 from ...configs import DEFAULT_SAVE_PATH
+from . import probes
 
 NAME = registry.fix_name(__name__)
 PROFILER_MODULE = "verl.utils.profiler.profile"  # where 0.6.x-0.8.x define TorchMemoryProfiler
 TARGETS = (PROFILER_MODULE,)
+PROBES = probes.PROBES  # what doctor shows of verl's memory profiler (verl probes)
 
 
 logger = logging.getLogger("verl_compat")

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ... import deprecation, probes, reach, registry, trainers
-from . import runtime
+from ... import deprecation, reach, registry, trainers
+from . import probes, runtime
 from .report import describe, describe_trainer
 from .translate import (
     LEGACY_KEY,
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEGACY_KEY",
     "NAME",
+    "PROBES",
     "TARGETS",
     "Case",
     "Detection",
@@ -66,6 +67,7 @@ __all__ = [
 NAME = registry.fix_name(__name__)
 SEPARATION = "verl.experimental.separation.ray_trainer"
 TARGETS = (SEPARATION,)
+PROBES = probes.PROBES  # what doctor shows of verl's profiler (verl probes)
 
 
 def prepare(config, total_steps: int | None = None) -> tuple[Detection, list[ConfigEdit]]:

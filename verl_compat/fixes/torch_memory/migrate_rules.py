@@ -1,4 +1,4 @@
-"""torch_memory's migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migration`).
+"""torch_memory's migrate rule for ``verl-compat migrate`` (the contract: :mod:`verl_compat.migrate_contract`).
 
 What a configuration needs is decided by the fix's own :func:`.config.detect` and
 :func:`.config.translate`, so the migrated file asks verl for exactly what the shim does at run
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...migration import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
+from ...migrate_contract import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
 from .translate import ACTOR_PROFILER, GLOBAL_TOOL_KEY, LEGACY_KEY, SCHEMA_DEFAULTS, Case, detect, translate
 
 ENABLE, ALL_RANKS, RANKS, ACTOR_SAVE_PATH = (

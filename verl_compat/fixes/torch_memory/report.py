@@ -3,7 +3,7 @@ whether its trainer hooks serve a trainer class (the ``describe`` and ``describe
 the fix contract, docs/fix_contract.md).
 
 Reads the config with :mod:`.translate` (exactly what the run-time fix reads), the installed verl
-through :mod:`verl_compat.probes`, and what is wrapped through :mod:`verl_compat.wrapping` and
+through :mod:`.probes`, and what is wrapped through :mod:`verl_compat.wrapping` and
 :mod:`verl_compat.reach`. Only looks: nothing is patched, shipped or warned.
 """
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import probes, reach, registry, wrapping
+from ... import reach, registry, wrapping
+from ...probes import verl_importable
+from . import probes
 from . import translate as config_step
 from .runtime import LEGACY_CALL, step_calls
 from .translate import Case
@@ -75,7 +77,7 @@ def describe(config) -> dict[str, Any]:
     report = config_step.describe(config)
     acts = report["case"] != Case.NONE
     report.update(calls(Case(report["case"]), _stop_takes_run_command()))
-    report["trainer"] = _trainer(config) if acts and probes.verl_importable() else None
+    report["trainer"] = _trainer(config) if acts and verl_importable() else None
     report["acts"] = acts
     report["rows"] = _rows(report)
     report["cannot"] = _cannot(report)

@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import Any
 
-from ... import probes
+from . import probes
 from .translate import Case, ConfigEdit, Detection
 
 logger = logging.getLogger("verl_compat")

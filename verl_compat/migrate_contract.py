@@ -170,7 +170,7 @@ class ImportRule:
     """
 
     name = ""
-    packages: tuple = ()
+    packages: tuple[str, ...] = ()
 
     def may_concern(self, module: str, names) -> bool:
         """Whether ``import module``, or ``from module import`` one of ``names`` (a collection of

@@ -8,13 +8,12 @@ the whole run. With nothing readable there is no page (exit status 2).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
 from .. import snapshot_files
+from ..files import write_atomically
 from . import html, parallel, text
 from . import run as run_model
 
@@ -99,22 +98,6 @@ class Progress:
         self.stream.flush()
 
 
-def _write_atomically(path: Path, content: str) -> None:
-    """The page appears whole or not at all."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would create it, not mkstemp's 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
     save_path = args.save_path
     if not save_path.is_dir():
@@ -137,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text.render(result))
     else:
         try:
-            _write_atomically(args.output, html.render(result))
+            write_atomically(args.output, html.render(result))
         except OSError as exc:
             print(f"verl-compat view: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
             return NOTHING

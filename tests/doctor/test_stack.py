@@ -271,7 +271,7 @@ def test_the_installed_environment_runs_the_harness_config_without_an_error():
     assert {"torch", "ray", "tensordict"} <= {f.package for f in verdict.findings}
 
 
-@pytest.mark.newest
+@pytest.mark.once
 def test_doctor_names_a_backend_the_config_needs_and_this_environment_lacks(capsys):
     """The test environments have no vLLM (CPU): a config that asks for it exits 8, naming it; the
     same doctor without overrides (verl's defaults name no backend) has no stack error."""

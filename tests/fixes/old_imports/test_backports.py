@@ -10,8 +10,9 @@ import sys
 
 import pytest
 import torch
-import verl_compat
 from verl import DataProto
+
+import verl_compat
 from verl_compat.fixes.old_imports import backports
 
 PATHS = [path.split(":") for path in backports.BACKPORTS]

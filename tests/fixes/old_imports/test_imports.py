@@ -17,7 +17,14 @@ import pytest
 
 import verl_compat
 from verl_compat import importing, probes
-from verl_compat.fixes.old_imports import RemovedFromVerlError, RemovedModuleError, backports, installed, resolve, runtime
+from verl_compat.fixes.old_imports import (
+    RemovedFromVerlError,
+    RemovedModuleError,
+    backports,
+    installed,
+    resolve,
+    runtime,
+)
 from verl_compat.fixes.old_imports.table import ROWS
 
 # Paths of verl's own old examples and recipes (benchmarks/data/old_imports.jsonl), each a kind of row;

@@ -61,7 +61,12 @@ def _entry(found: registry.CodeImport) -> dict[str, Any]:
             )
         entry.update(fate=kind, target=None, instead=None, message=message)
     elif fate.path in backports.BACKPORTS:
-        entry.update(fate="backported", target=None, instead=None, message=backports.message(fate.dotted, fate.row.since, fate.row.evidence))
+        entry.update(
+            fate="backported",
+            target=None,
+            instead=None,
+            message=backports.message(fate.dotted, fate.row.since, fate.row.evidence),
+        )
     else:
         entry.update(
             fate=fate.kind,

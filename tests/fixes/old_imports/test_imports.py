@@ -340,8 +340,9 @@ def test_every_old_path_of_the_table_on_this_verl(fresh, recwarn):
     """Every row, the way user code meets it (``import`` of a module, attribute access of a name): a
     moved path gives its new home's very object, or that home's own import error as it is (a GPU
     library this machine lacks); a backported one gives verl-compat's backport; a removed or replaced
-    path raises the fix's error with the table's words; a path this verl has imports as it always did. A package this verl has but cannot import
-    here (``verl.models.mcore`` needs Megatron) may answer with its own error instead."""
+    path raises the fix's error with the table's words; a path this verl has imports as it always
+    did. A package this verl has but cannot import here (``verl.models.mcore`` needs Megatron) may
+    answer with its own error instead."""
     wrong = []
     for row in ROWS:
         module, _, name = row.old.partition(":")

@@ -1183,7 +1183,6 @@ ROWS: tuple[Row, ...] = (
         ("verl.experimental.agent_loop.agent_loop:apply_chat_template", "moved", "verl.utils.tokenizer.chat_template:apply_chat_template"),
         ("verl.experimental.agent_loop.agent_loop:initialize_system_prompt", "moved", "verl.utils.tokenizer.chat_template:initialize_system_prompt"),
         ("verl.experimental.agent_loop.agent_loop:normalize_token_ids", "moved", "verl.utils.tokenizer:normalize_token_ids"),
-        ("verl.experimental.agent_loop.tool_agent_loop:build_gpt_oss_tool_response_text", "moved", "verl.experimental.agent_loop.utils:build_gpt_oss_tool_response_text"),
     ),
     # [ci] chore: remove vllm_ascend patch and fix ci (#7042)
     *_change("verl#7042 (6f2aa24ab)", "0.9.0", _VERL_7042,
@@ -1241,7 +1240,6 @@ ROWS: tuple[Row, ...] = (
     ),
     # [ckpt, fsdp]  feat: sharded delta weight sync for the TorchTitan engine (#7324)
     *_change("verl#7324 (040a28659)", "0.9.0", "",
-        ("verl.workers.engine.torchtitan.transformer_impl:iter_per_tensor_params_ep", "moved", "verl.workers.engine.torchtitan.utils:iter_per_tensor_params_ep"),
     ),
     # [vllm] fix: resolve .base_layer on the vLLM receiver for non-merged LoRA sync (#7327)
     *_change("verl#7327 (19e5347f2)", "0.9.0", _VERL_7327,
@@ -1263,10 +1261,8 @@ ROWS: tuple[Row, ...] = (
         ("verl.workers.config:MindSpeedEngineConfig", "removed", None, "it re-exported verl.workers.config.actor.MindSpeedEngineConfig, which verl removed"),
         ("verl.workers.engine.mindspeed.transformer_impl:MindSpeedEngineConfig", "removed", None, _VERL_7374_3),
         ("verl.workers.engine.mindspeed.transformer_impl:MindSpeedMegatronEngineWithLMHead", "removed", None),
-        ("verl.workers.engine.mindspeed.transformer_impl:RouterReplay", "moved", "verl.utils.megatron.router_replay_patch:RouterReplay"),
         ("verl.workers.engine.mindspeed.transformer_impl:apply_patch", "removed", None, "it re-exported verl.workers.engine.mindspeed.utils.apply_patch, which verl removed"),
         ("verl.workers.engine.mindspeed.transformer_impl:gpt_model_provider", "removed", None, "it re-exported verl.workers.engine.mindspeed.utils.gpt_model_provider, which verl removed"),
-        ("verl.workers.engine.mindspeed.transformer_impl:print_model_size", "moved", "verl.utils.model:print_model_size"),
         ("verl.workers.engine.mindspeed.utils:HFModelConfig", "moved", "verl.workers.config:HFModelConfig"),
         ("verl.workers.engine.mindspeed.utils:McoreOptimizerConfig", "moved", "verl.workers.config:McoreOptimizerConfig"),
         ("verl.workers.engine.mindspeed.utils:MindSpeedEngineConfig", "removed", None, _VERL_7374_3),
@@ -1282,8 +1278,6 @@ ROWS: tuple[Row, ...] = (
     ),
     # [megatron,veomni] feat: use torch.int16 for routed_experts (#7407)
     *_change("verl#7407 (bf48903d9)", "0.9.0", "",
-        ("verl.utils.veomni.router_replay:all_gather_tensor", "moved", "verl.utils.ulysses:all_gather_tensor"),
-        ("verl.utils.veomni.router_replay:slice_input_tensor", "moved", "verl.utils.ulysses:slice_input_tensor"),
     ),
     # [perf] feat: add profiler post hook, fix behaviors and allow comprehensive torch profiler (#7408)
     *_change("verl#7408 (9097cc4d4)", "0.9.0", "",
@@ -1293,6 +1287,22 @@ ROWS: tuple[Row, ...] = (
     # only the verl 0.9.1 wheel shows it
     *_change("verl 0.9.1 wheel", "0.9.0", "",
         ("verl.workers.rollout.llm_server:DEFAULT_ROUTING_CACHE_SIZE", "moved", "verl.workers.rollout.router:DEFAULT_ROUTING_CACHE_SIZE", "the same constant (10000) next to the router"),
+    ),
+    # Definitions these changes moved out, which the v0.9.0 tag still re-exported with an import line (an old import
+    # works there): gone from the 0.9.1 wheel.
+    *_change("verl#6804 (df9e22433)", "0.9.1", "",
+        ("verl.experimental.agent_loop.tool_agent_loop:build_gpt_oss_tool_response_text", "moved", "verl.experimental.agent_loop.utils:build_gpt_oss_tool_response_text"),
+    ),
+    *_change("verl#7324 (040a28659)", "0.9.1", "",
+        ("verl.workers.engine.torchtitan.transformer_impl:iter_per_tensor_params_ep", "moved", "verl.workers.engine.torchtitan.utils:iter_per_tensor_params_ep"),
+    ),
+    *_change("verl#7374 (859c71295)", "0.9.1", "",
+        ("verl.workers.engine.mindspeed.transformer_impl:RouterReplay", "moved", "verl.utils.megatron.router_replay_patch:RouterReplay"),
+        ("verl.workers.engine.mindspeed.transformer_impl:print_model_size", "moved", "verl.utils.model:print_model_size"),
+    ),
+    *_change("verl#7407 (bf48903d9)", "0.9.1", "",
+        ("verl.utils.veomni.router_replay:all_gather_tensor", "moved", "verl.utils.ulysses:all_gather_tensor"),
+        ("verl.utils.veomni.router_replay:slice_input_tensor", "moved", "verl.utils.ulysses:slice_input_tensor"),
     ),
 )
 

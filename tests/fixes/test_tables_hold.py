@@ -2,10 +2,11 @@
 environment's wheel), one test per row, named by the row's old path.
 
 Which releases a row speaks for: the releases from its ``since`` on. Whether the installed verl is one of them is
-probed, never read from a version string: the installed release has reached release S when the changes the two
-tables date S are there, i.e. at least 90% of their old paths (module paths, names, config keys) are gone from it.
-A release reached S when it reached every later one, too. One row that stops holding does not move that: it fails
-by name. On a release that has reached the row's ``since``:
+probed, never read from a version string: in the order of the tables' releases, the installed release has reached
+each release until the first whose old paths (module paths, names, config keys the tables date there) are mostly
+(half or more) still here; that one and every later one it has not. (Gone alone would prove nothing: an older
+verl lacks the paths that came after it, too.) One row that stops holding does not move that: it fails by name.
+On a release that has reached the row's ``since``:
 
 - old_imports: the old path is gone from verl's files; a moved row's new home is there and, imported, is the very
   object verl-compat serves for the old path (where this environment can import the new home's package at all:
@@ -53,7 +54,7 @@ from verl_compat.fixes.old_imports import table as imports_table
 EVIDENCE = re.compile(r"^verl#\d+ \([0-9a-f]{9}\)$|^verl#\d+ \(verl \d+\.\d+\.\d+ wheel\)$|^verl \d+\.\d+\.\d+ wheel$")
 VERL_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0])
 CONFIG_DIR = VERL_DIR / "trainer" / "config"
-REACHED = 0.9  # the share of a release's dated changes that must be there
+STILL_HERE = 0.5  # the share of a release's old paths still here that says the release is not reached
 
 IMPORT_ROWS = imports_table.ROWS
 KEY_ROWS = [row for row in config_table.ROWS if not row.group]
@@ -139,13 +140,18 @@ def old_gone(row) -> bool:
 
 @functools.cache
 def reached() -> tuple[str, ...]:
-    """The releases whose dated changes the installed release has, probed (see the module's docstring)."""
+    """The releases whose dated changes the installed release has, probed (see the module's docstring): in the
+    tables' order, each release until the first whose old paths are mostly still here."""
     by_since = collections.defaultdict(list)
     for row in (*IMPORT_ROWS, *config_table.ROWS):
         by_since[row.since].append(row)
-    share = {since: sum(map(old_gone, rows)) / len(rows) for since, rows in by_since.items()}
-    newest = max((s for s, value in share.items() if value >= REACHED), key=version, default=None)
-    return tuple(s for s in share if newest is not None and version(s) <= version(newest))
+    out = []
+    for since in sorted(by_since, key=version):
+        rows = by_since[since]
+        if sum(not old_gone(row) for row in rows) / len(rows) >= STILL_HERE:
+            break
+        out.append(since)
+    return tuple(out)
 
 
 def newest_reached() -> bool:

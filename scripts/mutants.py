@@ -37,6 +37,22 @@ class Mutant:
 
 MUTANTS = (
     Mutant(
+        "old-imports-moved-target-changed",
+        "fixes/old_imports/table.py",
+        '("verl.trainer.main_ppo:create_rl_sampler", "moved", "verl.trainer.ppo.utils:create_rl_sampler")',
+        '("verl.trainer.main_ppo:create_rl_sampler", "moved", "verl.trainer.ppo.utils:create_rl_samplerX")',
+        ("tests/fixes/test_tables_hold.py", "-k", "create_rl_sampler"),
+        caught_by="test_old_imports_row_holds[verl.trainer.main_ppo:create_rl_sampler]",
+    ),
+    Mutant(
+        "config-keys-successor-renamed",
+        "fixes/config_keys/table.py",
+        'Row("trainer.profile_steps", "renamed", "global_profiler.steps"',
+        'Row("trainer.profile_steps", "renamed", "global_profiler.stepz"',
+        ("tests/fixes/test_tables_hold.py", "-k", "trainer.profile_steps"),
+        caught_by="test_config_keys_row_holds[trainer.profile_steps]",
+    ),
+    Mutant(
         "finish-hook-every-step",
         "fixes/torch_memory/runtime.py",
         'stop: dict[str, object] = {"run_command": is_last} if takes_run_command else {}',

@@ -122,7 +122,7 @@ def test_the_old_sft_entry_point_stops_with_the_command_to_write():
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
     assert lines[0].startswith(
-        "verl-compat: python -m verl.trainer.fsdp_sft_trainer was removed in verl 0.7.1 (verl#5382 (4c8101dd)); "
+        "verl-compat: python -m verl.trainer.fsdp_sft_trainer was removed in verl 0.7.1 (verl#5382 (4c8101dd2)); "
         "nothing was started."
     )
     assert "  model.partial_pretrain=Qwen/Qwen2.5-0.5B-Instruct -> model.path=Qwen/Qwen2.5-0.5B-Instruct" in lines

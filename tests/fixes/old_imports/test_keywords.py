@@ -57,7 +57,7 @@ def test_reward_fn_of_verls_own_is_dropped_with_one_warning(shim, shim_warnings)
     assert shim_warnings() == [keywords.message(found)]
     assert shim_warnings()[0].startswith(
         "verl-compat: verl.trainer.ppo.ray_trainer.RayPPOTrainer(reward_fn=...) was dropped in verl 0.7.1 "
-        "(verl#5237 (3df21a68)) and is ignored: "
+        "(verl#5237 (3df21a68e)) and is ignored: "
     )
 
 
@@ -69,7 +69,7 @@ def test_a_reward_fn_of_the_users_own_is_said_to_be_unused(shim, shim_warnings):
     assert len(said) == 2
     assert said[0].startswith(
         f"verl-compat: verl.trainer.ppo.ray_trainer.RayPPOTrainer(reward_fn={my_reward!r}) is NOT USED: verl 0.7.1 "
-        "dropped the keyword (verl#5237 (3df21a68)), and the callable you passed is never called: "
+        "dropped the keyword (verl#5237 (3df21a68e)), and the callable you passed is never called: "
     )
     assert "reward.custom_reward_function" in said[0]
 

@@ -27,7 +27,7 @@ def test_a_moved_name_of_a_module_that_stays():
     assert (fate.kind, fate.target) == ("moved", "verl.trainer.ppo.utils:create_rl_sampler")
     assert fate.message() == (
         "verl-compat: verl.trainer.main_ppo.create_rl_sampler moved to verl.trainer.ppo.utils.create_rl_sampler in "
-        "verl 0.9.0 (verl#6710 (45632b5f)). Write instead: from verl.trainer.ppo.utils import create_rl_sampler"
+        "verl 0.9.0 (verl#6710 (45632b5fa)). Write instead: from verl.trainer.ppo.utils import create_rl_sampler"
     )
 
 
@@ -72,7 +72,7 @@ def test_a_removed_module_with_moved_names_is_a_stub_and_one_without_raises():
     megatron = resolve.fate("verl.workers.megatron_workers", None, has)
     assert megatron.kind == "removed"
     assert megatron.message().startswith(
-        "verl-compat: verl.workers.megatron_workers was removed in verl 0.8.0 (verl#6067 (044bbba2)): "
+        "verl-compat: verl.workers.megatron_workers was removed in verl 0.8.0 (verl#6067 (044bbba27)): "
         "verl deleted its legacy FSDP/Megatron workers"
     )
 
@@ -82,11 +82,11 @@ def test_replaced_and_removed_names_say_the_release_the_change_and_what_to_do():
     fate = resolve.fate("verl.workers.fsdp_workers", "ActorRolloutRefWorker", has)
     assert fate.message().startswith(
         "verl-compat: verl.workers.fsdp_workers.ActorRolloutRefWorker was replaced in verl 0.8.0 "
-        "(verl#6067 (044bbba2)) by verl.workers.engine_workers.ActorRolloutRefWorker, which has another contract: "
+        "(verl#6067 (044bbba27)) by verl.workers.engine_workers.ActorRolloutRefWorker, which has another contract: "
     )
     fate = resolve.fate("verl.trainer.ppo.reward", "compute_reward", has)
     assert fate.kind == "removed"
-    assert "removed in verl 0.7.1 (verl#5237 (3df21a68)): " in fate.message()
+    assert "removed in verl 0.7.1 (verl#5237 (3df21a68e)): " in fate.message()
     # A name without a row of its own in a removed module goes with the module, and says so.
     fate = resolve.fate("verl.workers.megatron_workers", "SomethingElse", has)
     assert fate.message().startswith(

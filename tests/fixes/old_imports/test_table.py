@@ -1,16 +1,17 @@
 """The old_imports table's rows are well-formed: pure data checks, no verl needed."""
 
 import re
+import typing
 
 import pytest
 
-from verl_compat.fixes.old_imports.table import KEYWORD_ROWS, ROWS, KeywordRow, Row
+from verl_compat.fixes.old_imports.table import KEYWORD_ROWS, ROWS, Fate, KeywordFate, KeywordRow, Row
 
 pytestmark = pytest.mark.once
 
 RELEASES = {"0.4.1", "0.5.0", "0.6.0", "0.6.1", "0.7.0", "0.7.1", "0.8.0", "0.9.0", "0.9.1"}
 PATH = re.compile(r"^verl(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_]*)?$")
-EVIDENCE = re.compile(r"^(verl#\d+ \([0-9a-f]{8}\)|verl 0\.9\.1 wheel)$")
+EVIDENCE = re.compile(r"^(verl#\d+ \([0-9a-f]{9}\)|verl 0\.9\.1 wheel)$")
 
 
 def test_rows_are_well_formed():
@@ -19,7 +20,7 @@ def test_rows_are_well_formed():
     assert len(olds) == len(set(olds)), "one row per old path"
     for r in ROWS:
         assert PATH.match(r.old), r
-        assert r.fate in ("moved", "replaced", "removed"), r
+        assert r.fate in typing.get_args(Fate), r
         assert (r.new is None) == (r.fate == "removed"), r
         if r.new is not None:
             assert PATH.match(r.new) and r.new != r.old, r
@@ -48,10 +49,10 @@ def test_keyword_rows_are_well_formed():
     assert len(keys) == len(set(keys))
     for k in KEYWORD_ROWS:
         assert re.match(r"^verl(\.\w+)+:\w+$", k.callable), k
-        assert k.fate in ("renamed", "dropped", "removed"), k
-        assert (k.new is not None) == (k.fate == "renamed"), k
+        assert k.fate in typing.get_args(KeywordFate), k
+        assert (k.new is not None) == (k.fate == "moved"), k
         assert k.since in RELEASES and EVIDENCE.match(k.evidence), k
-        assert k.fate == "renamed" or k.note, k
+        assert k.fate == "moved" or k.note, k
 
 
 def test_rows_the_old_examples_need():

@@ -331,7 +331,7 @@ ROWS: tuple[Row, ...] = (
         "removed",
         None,
         "0.9.1",
-        "verl 0.9.1 wheel (engine/veomni.yaml; not in verl's public history at the commit above)",
+        "verl 0.9.1 wheel",  # engine/veomni.yaml; not in verl's public history at the commit above
         (_ACTOR, _REF, _CRITIC),
         why="0.9.1's VeOmni engine offloads activations with "
         "{role}.veomni.enable_async_activation_offload=true "
@@ -405,7 +405,7 @@ ROWS: tuple[Row, ...] = (
         "removed",
         None,
         "0.7.0",
-        "verl#4211 (8ed5bafc0); its last reader, the legacy FSDP worker, went in verl#6067 (044bbba27)",
+        "verl#4211 (8ed5bafc0)",  # its last reader, the legacy FSDP worker, went in verl#6067 (044bbba27)
         why="the reference policy is the actor's initial model (actor_rollout_ref.model.path); a separate "
         "reference model is not supported any more",
         inert=(None,),

@@ -1,5 +1,5 @@
 """Old entry points: ``python -m verl.trainer.main_generation`` and ``python -m
-verl.trainer.fsdp_sft_trainer``, both deleted by verl#5382 (4c8101dd) in verl 0.7.1.
+verl.trainer.fsdp_sft_trainer``, both deleted by verl#5382 (4c8101dd2) in verl 0.7.1.
 
 ``main_generation`` runs its successor, ``verl.trainer.main_generation_server``: the same job (a
 parquet of chat prompts in, the same file with a ``responses`` column of n strings per row out), on

@@ -1,5 +1,5 @@
 """Keyword arguments that old code passes to verl callables and the installed verl no longer takes
-(``table.KEYWORD_ROWS``): a renamed one is passed under its new name, a dropped one is left out, a
+(``table.KEYWORD_ROWS``): a moved one (renamed) is passed under its new name, a dropped one is left out, a
 removed one stops the call before it runs, each said once per keyword per process.
 
 A row applies where the installed signature lacks the old keyword (``inspect.signature``, probed per
@@ -44,7 +44,7 @@ def _is_verls(value: object) -> bool:
 
 def message(row: KeywordRow, value: object = None) -> str:
     call, where = f"{_dotted(row.callable)}({row.old}=...)", f"verl {row.since} ({row.evidence})"
-    if row.fate == "renamed":
+    if row.fate == "moved":
         return (
             f"verl-compat: {call} was renamed to {row.new}= in {where} ({row.note}); verl-compat passed it as "
             f"{row.new}=. Write instead: {row.new}=..."
@@ -93,7 +93,7 @@ class KeywordWrapper:
             if row.old not in passed:
                 continue
             value = passed[row.old]
-            if row.fate == "renamed":
+            if row.fate == "moved":
                 if row.new in passed:
                     return kwargs, RemovedKeywordError(
                         f"{message(row)} Both {row.old}= and {row.new}= were passed: keep {row.new}= only."
@@ -128,7 +128,7 @@ def _rows(module_name: str) -> dict[str, list[KeywordRow]]:
 
 def plan(module) -> Plan:
     """The keyword wrappers of ``module``'s callables whose installed signature lacks an old keyword
-    (a renamed one: and has its new name). Rows this verl does not need are not listed: nothing is
+    (a moved one: and has its new name). Rows this verl does not need are not listed: nothing is
     skipped that should have been done."""
     patches = []
     for callable_path, rows in _rows(module.__name__).items():
@@ -143,7 +143,7 @@ def plan(module) -> Plan:
         applying = tuple(
             row
             for row in rows
-            if row.old not in parameters and (row.fate != "renamed" or forwards or row.new in parameters)
+            if row.old not in parameters and (row.fate != "moved" or forwards or row.new in parameters)
         )
         if applying:
             path = f"{name}.__init__" if isinstance(owner, type) else name

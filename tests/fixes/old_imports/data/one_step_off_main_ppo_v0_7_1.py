@@ -1,7 +1,7 @@
 # From verl (https://github.com/verl-project/verl), tag v0.7.1, file verl/experimental/one_step_off_policy/main_ppo.py
 # (the one-step-off-policy recipe's entry point; recipe/one_step_off_policy/main_ppo.py until v0.7.0), copied
 # unchanged below this header under the Apache License 2.0 (its own header follows). It imports create_rl_dataset
-# and create_rl_sampler from verl.trainer.main_ppo, which verl#6710 (45632b5f) moved to verl.trainer.ppo.utils in
+# and create_rl_sampler from verl.trainer.main_ppo, which verl#6710 (45632b5fa) moved to verl.trainer.ppo.utils in
 # verl 0.9.0. Test data of tests/fixes/old_imports/test_old_recipe.py: not run by pytest itself.
 # Copyright 2024 Bytedance Ltd. and/or its affiliates
 # Copyright 2025 Meituan Ltd. and/or its affiliates

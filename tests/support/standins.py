@@ -199,13 +199,17 @@ def _scored_rows(data) -> list[dict]:
     reward fits compute what the old setup gives on these very samples and compare."""
     if isinstance(data, DataProto):
         tensors, non_tensors = data.batch, data.non_tensor_batch
-        has = lambda key: key in tensors.keys()  # noqa: E731
-        listed = lambda key: list(non_tensors[key]) if key in non_tensors else None  # noqa: E731
     else:
         tensors = non_tensors = data
-        has = lambda key: key in data.keys()  # noqa: E731
-        listed = lambda key: list(tu.get(data, key)) if key in data.keys() else None  # noqa: E731
-    if not has("token_level_scores") or not has("responses") or not has("response_mask"):
+    # keys(), not `in`: a TensorDict refuses membership tests
+    tensor_keys, non_tensor_keys = set(tensors.keys()), set(non_tensors.keys())
+
+    def listed(key):
+        if key not in non_tensor_keys:
+            return None
+        return list(non_tensors[key] if isinstance(data, DataProto) else tu.get(data, key))
+
+    if not {"token_level_scores", "responses", "response_mask"} <= tensor_keys:
         return []
     scores, responses, mask = tensors["token_level_scores"], tensors["responses"], tensors["response_mask"]
     sources, models, extras = listed("data_source"), listed("reward_model"), listed("extra_info")

@@ -6,6 +6,7 @@ reads them natively (0.6.x), migrate leaves the files as they are.
 """
 
 import textwrap
+from pathlib import Path
 
 import pytest
 from verl_config import verl_compose
@@ -94,3 +95,19 @@ def test_migrate_refuses_a_key_this_verl_cannot_honour_and_a_conflict():
     script = "python3 -m verl.trainer.main_ppo reward_model.reward_manager=dapo reward.reward_manager.name=naive\n"
     with pytest.raises(migrate.Refused, match=r"reward.reward_manager.name=naive differ: keep one"):
         migrate.migrate(script, "shell")
+
+
+@pytest.mark.newest
+def test_the_yaml_gate_passes_over_verls_own_nulls_and_finds_a_set_legacy_key():
+    """verl's own full config lists the legacy block at null: not a reason to parse each copy."""
+    import verl
+
+    from verl_compat.fixes.config_keys.migrate_rules import OldKeysToInstalledVerl
+
+    gate = OldKeysToInstalledVerl.yaml_setting
+    generated = (Path(verl.__path__[0]) / "trainer" / "config" / "_generated_ppo_trainer.yaml").read_text()
+    assert "custom_reward_function:" in generated and gate.search(generated) is None
+    assert gate.search("custom_reward_function:\n  path: null\n  name: null\n") is None
+    assert gate.search("custom_reward_function:\n  path: /my/reward.py  # ours\n")
+    assert gate.search("reward_model:\n  reward_kwargs:\n    max_resp_len: 512\n")
+    assert gate.search("reward_model:\n  reward_manager: dapo\n")

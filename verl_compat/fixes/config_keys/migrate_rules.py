@@ -122,6 +122,8 @@ class _OldPathInYaml:
     )
     _old = frozenset((*_GROUPS, *(row.old for row in _KEY_ROWS)))
     _inner = frozenset(path.rsplit(".", n)[0] for path in _old for n in range(1, path.count(".") + 1))
+    _unread = frozenset(row.old for row in _KEY_ROWS if row.reader is not None)
+    _unread_below = tuple(f"{path}." for path in sorted(_unread))
 
     def search(self, text: str):
         match = self._last_parts.search(text)
@@ -137,6 +139,17 @@ class _OldPathInYaml:
                 stack.append((indent, None))
                 continue
             path = f"{stack[-1][1]}.{key}" if stack else key
+            unread = path in self._unread or path.startswith(self._unread_below)
+            if unread:
+                # Declared but unread (the legacy reward block): verl's own full config lists it at
+                # null, which asks for nothing; only a value set, or a mapping's entries, count.
+                end = text.find("\n", entry.end())
+                value = text[entry.end() : end if end >= 0 else len(text)].split("#")[0].strip()
+                if value and value not in ("null", "~", "Null", "NULL"):
+                    return entry
+                if not value:
+                    stack.append((indent, path))
+                continue
             if path in self._old or ("." in key and translate.row_for(path, _KEY_ROWS) is not None):
                 return entry
             stack.append((indent, path if path in self._inner or "." in key else None))

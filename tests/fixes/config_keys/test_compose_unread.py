@@ -53,10 +53,12 @@ def migrates_itself() -> bool:
 
 
 def legacy_for_release() -> list:
-    """``LEGACY`` as this release accepts it: 0.6.x declares ``reward_model.reward_kwargs`` (plain key)."""
+    """``LEGACY`` as this release accepts it: 0.6.x declares ``reward_model.reward_kwargs`` (a plain
+    key there) and has neither ``reward_model.num_workers`` nor a top-level ``sandbox_fusion``."""
     config = verl_compose([])
     declared = translate.node_at(config, "reward_model.reward_kwargs") is not None
-    return [line.lstrip("+") if declared and "reward_kwargs" in line else line for line in LEGACY]
+    lines = [line.lstrip("+") if declared and "reward_kwargs" in line else line for line in LEGACY]
+    return [line for line in lines if line.startswith("+") or translate.node_at(config, line.split("=")[0])]
 
 
 def as_dict(config) -> dict:

@@ -18,6 +18,9 @@ from omegaconf import OmegaConf
 from verl import DataProto
 from verl.utils import hf_tokenizer
 
+from verl_compat.fixes.config_keys import readers
+from verl_compat.fixes.config_keys.table import LEGACY_REWARD
+
 MAX_RESP_LEN, BUFFER_LEN, PENALTY = 8, 4, 0.5  # the stand-in's answers are 6 tokens (5 and EOS): each is penalised
 
 
@@ -52,7 +55,9 @@ def test_old_custom_reward_function_keys_score_every_step(shim, shim_warnings, t
     reward = tmp_path / "my_reward.py"
     reward.write_text(textwrap.dedent(REWARD_FILE))
     config = compose_config([f"custom_reward_function.path={reward}", "custom_reward_function.name=my_fn"], tmp_path)
-    assert config.reward.custom_reward_function.path == str(reward)
+    moved = not readers.calls(LEGACY_REWARD.entry, LEGACY_REWARD.function)
+    if moved:  # where the release migrates the block itself, its main() does it (run_fit, as main_ppo)
+        assert config.reward.custom_reward_function.path == str(reward)
     result = run_fit(config)
     result.raise_error()
 
@@ -67,7 +72,9 @@ def test_old_custom_reward_function_keys_score_every_step(shim, shim_warnings, t
         assert row["scores"] == pytest.approx(at_last_token(row, score)), row
     # Both branches of the user's function ran (a default scorer gives neither 2.0 nor a negative).
     assert {max(r["scores"]) == 2.0 for r in rows} == {True, False}
-    assert sum("custom_reward_function.path is still declared" in w for w in shim_warnings()) == 1
+    # One warning where verl-compat moved the keys; none where the release migrates them itself
+    # (a run of this test by hand on 0.7.1 / 0.8.0, VERL_COMPAT_TEST_NEWEST=0.8.0).
+    assert sum("custom_reward_function.path is still declared" in w for w in shim_warnings()) == int(moved)
 
 
 @pytest.mark.sides

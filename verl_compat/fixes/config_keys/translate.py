@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from . import readers
 from .table import ROWS, Row
 
 ALLOW_REMOVED = "VERL_COMPAT_ALLOW_REMOVED_KEYS"
@@ -36,8 +37,6 @@ class Probe(Protocol):
 
 
 def _installed_calls(entry: str, function: str) -> bool:
-    from . import readers
-
     return readers.calls(entry, function)
 
 

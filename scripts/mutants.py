@@ -74,6 +74,13 @@ MUTANTS = (
         ("tests/fixes/config_keys/test_translate.py",),
     ),
     Mutant(
+        "legacy-reward-key-left-unread",
+        "fixes/config_keys/translate.py",
+        "        return probe.has_key(row.reader.home) and not probe.calls(row.reader.entry, row.reader.function)",
+        "        return False",
+        ("tests/fixes/config_keys/test_compose_unread.py",),
+    ),
+    Mutant(
         "dropped-key-without-warning",
         "fixes/config_keys/compose.py",
         "        if finding not in stops:\n",

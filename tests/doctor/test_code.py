@@ -56,6 +56,18 @@ sys.__stdout__.write(json.dumps(results))
 """
 
 
+def reward_key() -> str:
+    """Where the composed config holds the reward function's path: config_keys moves the legacy
+    ``custom_reward_function.path`` into ``reward.*`` where verl's main_ppo no longer migrates it
+    (0.9); 0.7.1/0.8.0 migrate it in main() itself, after composition."""
+    from verl_config import verl_compose
+
+    from verl_compat.fixes.config_keys import readers
+
+    moves = "reward" in verl_compose([]) and not readers.calls("trainer/main_ppo.py", "migrate_legacy_reward_impl")
+    return "reward.custom_reward_function.path" if moves else "custom_reward_function.path"
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     tree = tmp_path_factory.mktemp("code")
@@ -128,7 +140,7 @@ def test_a_failing_import_is_a_problem_unless_guarded(runs):
 
 def test_files_config_path_and_unreadable_files(runs):
     code = runs["all"]["report"]["code"]
-    assert code["source"] == "recipe, rollout, custom_reward_function.path my_reward.py"
+    assert code["source"] == f"recipe, rollout, {reward_key()} my_reward.py"
     assert code["files"] == ["recipe/broken.py", "recipe/trainer.py", "rollout/server.py", "my_reward.py"]
     assert [entry["file"] for entry in code["unreadable"]] == ["recipe/broken.py"]
     assert code["unreadable"][0]["error"].startswith("SyntaxError")
@@ -137,7 +149,7 @@ def test_files_config_path_and_unreadable_files(runs):
 def test_text_report(runs):
     text = runs["text"]["stdout"]
     section = text[text.index("code: ") :].split("\n\n")[0].splitlines()
-    assert section[0] == "code: recipe, rollout, custom_reward_function.path my_reward.py (4 files)"
+    assert section[0] == f"code: recipe, rollout, {reward_key()} my_reward.py (4 files)"
     assert "7 verl imports: 1 resolves, 3 moved, 1 replaced, 2 removed" in section[1]
     assert any("write instead: from verl.single_controller.base import Worker" in line for line in section)
     assert any(

@@ -277,7 +277,7 @@ def test_the_probe_places_this_release():
 # --- regenerating from verl's history (opt-in) -----------------------------------------------------------------
 
 
-@pytest.mark.newest
+@pytest.mark.once
 def test_regenerating_reproduces_the_committed_rows(tmp_path):
     """``scripts/follow_release.py`` from the release before the newest line (0.8.0 for 0.9.x) to the installed
     wheel, knowing only the rows up to it: each row it writes mechanically is the committed row (fate, new,

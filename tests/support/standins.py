@@ -192,6 +192,42 @@ def _metrics(data, **metrics):
     return tu.get_tensordict(tensor_dict={}, non_tensor_dict={"metrics": {"mfu": 0.0, **metrics}})
 
 
+def _scored_rows(data) -> list[dict]:
+    """Each sample's ``token_level_scores`` row as the actor receives it for its update (a padded
+    ``DataProto``, or 0.9's no-padding ``TensorDict``, where the scores stay padded), with what
+    scored it: the response's valid ids, ``data_source``, ``reward_model``, ``extra_info``. The
+    reward fits compute what the old setup gives on these very samples and compare."""
+    if isinstance(data, DataProto):
+        tensors, non_tensors = data.batch, data.non_tensor_batch
+    else:
+        tensors = non_tensors = data
+    # keys(), not `in`: a TensorDict refuses membership tests
+    tensor_keys, non_tensor_keys = set(tensors.keys()), set(non_tensors.keys())
+
+    def listed(key):
+        if key not in non_tensor_keys:
+            return None
+        return list(non_tensors[key] if isinstance(data, DataProto) else tu.get(data, key))
+
+    if not {"token_level_scores", "responses", "response_mask"} <= tensor_keys:
+        return []
+    scores, responses, mask = tensors["token_level_scores"], tensors["responses"], tensors["response_mask"]
+    sources, models, extras = listed("data_source"), listed("reward_model"), listed("extra_info")
+    rows = []
+    for i in range(len(scores)):
+        valid = int(mask[i].sum())
+        rows.append(
+            {
+                "scores": [float(x) for x in scores[i]],
+                "response_ids": [int(x) for x in responses[i][:valid]],
+                "data_source": sources[i] if sources else None,
+                "reward_model": dict(models[i]) if models else None,
+                "extra_info": dict(extras[i]) if extras else None,
+            }
+        )
+    return rows
+
+
 def answer_for(prompt_text: str) -> int:
     """The stand-ins' answer to ``what is A plus B ?``: right for odd A, off by one for even A."""
     a, b = map(int, re.search(r"what is (\d+) plus (\d+)", prompt_text).groups())
@@ -246,6 +282,9 @@ class EngineStyleActor(_StandInWorker):
     @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))
     @_logged
     def update_actor(self, data):
+        scored = _scored_rows(data)
+        if scored:
+            log_call("scores", self.rank, "update_actor", {"rows": scored})
         return _metrics(data, pg_loss=0.0)
 
     @register(dispatch_mode=make_nd_compute_dataproto_dispatch_fn(mesh_name="actor"))

@@ -258,6 +258,9 @@ class _RepoProbe:
     def has_option(self, group: str, option: str) -> bool:
         return self.repo.config_exists(f"{group}/{option}")
 
+    def calls(self, entry: str, function: str) -> bool:
+        return True  # group options only: no row here has a reader
+
 
 # --- what the user is told -----------------------------------------------------------------------
 

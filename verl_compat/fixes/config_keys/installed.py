@@ -9,7 +9,7 @@ import functools
 from pathlib import Path
 
 from ... import probes
-from . import translate
+from . import readers, translate
 from .table import TRAINER_CONFIGS
 
 
@@ -29,6 +29,9 @@ class InstalledProbe:
 
     def has_option(self, group: str, option: str) -> bool:
         return (self.folder / group / f"{option}.yaml").is_file()
+
+    def calls(self, entry: str, function: str) -> bool:
+        return readers.calls(entry, function)
 
 
 @functools.cache

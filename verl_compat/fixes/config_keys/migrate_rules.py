@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ... import _version, probes
 from ...migrate_contract import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
-from . import installed, translate
+from . import installed, readers, translate
 from .table import ROWS
 
 _KEY_ROWS = tuple(row for row in ROWS if not row.group)
@@ -43,6 +43,9 @@ class _InstalledKeys:
 
     def has_option(self, group: str, option: str) -> bool:
         return (self.folder / group / f"{option}.yaml").is_file()
+
+    def calls(self, entry: str, function: str) -> bool:
+        return readers.calls(entry, function)
 
 
 @functools.cache
@@ -119,6 +122,8 @@ class _OldPathInYaml:
     )
     _old = frozenset((*_GROUPS, *(row.old for row in _KEY_ROWS)))
     _inner = frozenset(path.rsplit(".", n)[0] for path in _old for n in range(1, path.count(".") + 1))
+    _unread = frozenset(row.old for row in _KEY_ROWS if row.reader is not None)
+    _unread_below = tuple(f"{path}." for path in sorted(_unread))
 
     def search(self, text: str):
         match = self._last_parts.search(text)
@@ -134,6 +139,17 @@ class _OldPathInYaml:
                 stack.append((indent, None))
                 continue
             path = f"{stack[-1][1]}.{key}" if stack else key
+            unread = path in self._unread or path.startswith(self._unread_below)
+            if unread:
+                # Declared but unread (the legacy reward block): verl's own full config lists it at
+                # null, which asks for nothing; only a value set, or a mapping's entries, count.
+                end = text.find("\n", entry.end())
+                value = text[entry.end() : end if end >= 0 else len(text)].split("#")[0].strip()
+                if value and value not in ("null", "~", "Null", "NULL"):
+                    return entry
+                if not value:
+                    stack.append((indent, path))
+                continue
             if path in self._old or ("." in key and translate.row_for(path, _KEY_ROWS) is not None):
                 return entry
             stack.append((indent, path if path in self._inner or "." in key else None))
@@ -252,14 +268,21 @@ def _lacks(key: str, setting, probe) -> bool:
     """Whether the installed verl lacks what ``key`` (a key, or a group's option) names."""
     if key in _GROUPS:
         return setting.known and not probe.has_option(key, str(setting.value))
-    return translate.applies(translate.row_for(key, _KEY_ROWS), probe, ROWS)
+    row = translate.row_for(key, _KEY_ROWS)
+    return translate.applies(row, probe, ROWS) and not _unset_declared(row, setting)
+
+
+def _unset_declared(row, setting: Setting) -> bool:
+    """A declared-but-unread key left at null (a copy of verl's own config lists the legacy reward
+    block so): it asks for nothing, and stays where it is."""
+    return row.reader is not None and setting.known and setting.value is None
 
 
 def _edits(key: str, setting: Setting, settings: dict[str, Setting], probe) -> list[Edit]:
     if key in _GROUPS:
         return _group_edits(key, setting, probe)
     row = translate.row_for(key, _KEY_ROWS)
-    if not translate.applies(row, probe, ROWS):
+    if not translate.applies(row, probe, ROWS) or _unset_declared(row, setting):
         return []
     text = translate.value_text(setting.value)
     if row.kind == "dropped" or (setting.known and translate.is_inert(row, text)):

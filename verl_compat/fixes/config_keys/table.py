@@ -45,6 +45,18 @@ Two cases beyond a plain path -> path:
 ``group`` rows are config-group options, not keys: ``old`` is the group (``model_engine``) and
 ``values`` lists ``(option, None)`` for each option the release no longer ships.
 
+Declared but unread: a row with a ``reader`` names a key the release's config still declares, which
+nothing on ``main_ppo``'s path reads any more. verl 0.9.0 keeps the legacy reward block
+(``trainer/config/legacy_reward_impl.yaml``: ``custom_reward_function.*``, ``reward_model.*``,
+``sandbox_fusion.*``) so that Hydra accepts it, but ``main_ppo`` no longer calls
+``migrate_legacy_reward_impl``, the function that moved it into ``reward.*`` (verl#6710): the keys
+compose and are silently ignored. Such a row applies where the release's config has the reader's
+``home`` (``reward``) and its ``entry`` (``verl/trainer/main_ppo.py``, read as source, not imported)
+calls the reader nowhere: 0.7.1 and 0.8.0 migrate the keys themselves, 0.6.x (no ``reward``
+section) reads them natively, and there nothing changes. The rows follow the reader's own mapping
+(verl 0.8.0 ``verl/experimental/reward_loop/reward_loop.py``), key by key, so that a key the user
+did not set keeps today's default (``custom_reward_function.name``: ``compute_score``, as it was).
+
 One field beyond the core format: ``inert``, the values that asked for nothing beyond what the
 release does anyway (mostly the old default). Such a value is dropped with a warning instead of
 stopping the run (``removed``: ``use_legacy_worker_impl=auto``) or being moved (``moved``:
@@ -60,6 +72,16 @@ TRAINER_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")  # verl's configs the 
 
 
 @dataclasses.dataclass(frozen=True)
+class Reader:
+    """verl's function that read still-declared keys on an entry point's path, in the releases that
+    call it there."""
+
+    function: str  # "migrate_legacy_reward_impl"
+    entry: str  # the entry's source, relative to verl's package: "trainer/main_ppo.py"
+    home: str  # the config section the function moved the keys into: a release without it reads them natively
+
+
+@dataclasses.dataclass(frozen=True)
 class Row:
     old: str
     kind: str
@@ -70,6 +92,7 @@ class Row:
     values: tuple = ()
     group: bool = False
     inert: tuple = ()
+    reader: Reader | None = None  # declared but unread: see the module's docstring
 
 
 # Explanations shared by several rows.
@@ -128,6 +151,13 @@ _PROFILER_2894 = "verl#2894 (545f89984)"
 _REWARD_5194 = "verl#5194 (4ef45d093)"
 _REWARD_5255 = "verl#5255 (67dc84b96)"
 _MINDSPEED_7374 = "verl#7374 (859c71295)"
+_UNREAD_6710 = "verl#6710 (45632b5fa)"
+LEGACY_REWARD = Reader("migrate_legacy_reward_impl", "trainer/main_ppo.py", "reward")
+_RM_MODEL_CONFIG = (
+    "verl 0.9.0 builds the reward model's HFModelConfig from reward.reward_model.model_path alone "
+    "(verl 0.9.1 verl/experimental/reward_loop/reward_model.py) and migrate_legacy_reward_impl never "
+    "carried this key over: no key of this verl sets it"
+)
 
 
 def _per_role(suffix: str, kind: str, new: str | None, since: str, evidence: str, roles, why: str = "", **kw):
@@ -677,4 +707,64 @@ ROWS: tuple[Row, ...] = (
             "model.override_config",
         )
     ),
+    # --- reward (0.9.0): the legacy block, declared but unread by main_ppo -------------------------
+    Row(
+        "custom_reward_function",
+        "renamed",
+        "reward.custom_reward_function",
+        "0.9.0",
+        _UNREAD_6710,
+        reader=LEGACY_REWARD,
+    ),
+    Row("reward_model.num_workers", "renamed", "reward.num_workers", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
+    *(
+        Row(
+            f"reward_model.{old}",
+            "renamed",
+            f"reward.reward_manager.{new}",
+            "0.9.0",
+            _UNREAD_6710,
+            reader=LEGACY_REWARD,
+        )
+        for old, new in (
+            ("reward_manager", "name"),
+            ("reward_loop_source", "source"),
+            ("reward_loop_module_path", "module.path"),
+            ("reward_loop_class_name", "module.name"),
+        )
+    ),
+    *(
+        Row(f"reward_model.{key}", "renamed", f"reward.reward_model.{key}", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD)
+        for key in ("enable", "enable_resource_pool", "n_gpus_per_node", "nnodes", "rollout")
+    ),
+    Row(
+        "reward_model.model.path",
+        "renamed",
+        "reward.reward_model.model_path",
+        "0.9.0",
+        _UNREAD_6710,
+        reader=LEGACY_REWARD,
+    ),
+    Row(
+        "reward_model.model.external_lib",
+        "removed",
+        None,
+        "0.9.0",
+        _UNREAD_6710,
+        why=_RM_MODEL_CONFIG + " (the reward model's server imports no external library)",
+        inert=(None, ""),
+        reader=LEGACY_REWARD,
+    ),
+    Row(
+        "reward_model.model.trust_remote_code",
+        "removed",
+        None,
+        "0.9.0",
+        _UNREAD_6710,
+        why=_RM_MODEL_CONFIG + " (its server loads the model with trust_remote_code=False)",
+        inert=(None, False),
+        reader=LEGACY_REWARD,
+    ),
+    Row("reward_model.reward_kwargs", "renamed", "reward.reward_kwargs", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
+    Row("sandbox_fusion", "renamed", "reward.sandbox_fusion", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
 )

@@ -6,7 +6,9 @@ it to check files that mostly hold no old key.
 
 Which rows apply is decided by a :class:`Probe` of the installed release's config, never by its
 version string: a row applies only where its old path is absent there (and, for ``renamed`` and
-``moved``, its successor present), so one table serves every release.
+``moved``, its successor present), so one table serves every release. A row with a ``reader`` (a key
+still declared that nothing reads) applies where the probe says the release's entry point no longer
+calls that reader (:mod:`.readers`, verl's source read, not imported).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from . import readers
 from .table import ROWS, Row
 
 ALLOW_REMOVED = "VERL_COMPAT_ALLOW_REMOVED_KEYS"
@@ -30,6 +33,12 @@ class Probe(Protocol):
 
     def has_option(self, group: str, option: str) -> bool: ...
 
+    def calls(self, entry: str, function: str) -> bool: ...
+
+
+def _installed_calls(entry: str, function: str) -> bool:
+    return readers.calls(entry, function)
+
 
 @dataclasses.dataclass(frozen=True)
 class ConfigProbe:
@@ -37,6 +46,7 @@ class ConfigProbe:
 
     config: object  # an omegaconf DictConfig
     options: Callable[[str, str], bool] = lambda group, option: True
+    entry_calls: Callable[[str, str], bool] = _installed_calls  # the installed verl's source, read
 
     def has_key(self, path: str) -> bool:
         return node_at(self.config, path) is not None
@@ -50,6 +60,9 @@ class ConfigProbe:
 
     def has_option(self, group: str, option: str) -> bool:
         return self.options(group, option)
+
+    def calls(self, entry: str, function: str) -> bool:
+        return self.entry_calls(entry, function)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +89,12 @@ class Finding:
 
     def warning(self) -> str:
         row = self.row
+        if row.reader is not None and not self.inert and row.kind != "removed":
+            return (
+                f"verl-compat: {self.key} is still declared but nothing reads it since verl {row.since} "
+                f"({row.evidence}: main_ppo no longer calls {row.reader.function}), so verl alone would "
+                f"ignore it; verl-compat set {self.new_key} instead. Write instead: {self.replacement}"
+            )
         if row.kind == "dropped":
             return (
                 f"verl-compat: {self.key} was dropped in verl {row.since} ({row.evidence}) and is ignored: "
@@ -110,6 +129,11 @@ class Finding:
                 f"{self.row.evidence}): keep one of them"
             )
         what = f"{self.key}={self.value}"
+        if self.row.reader is not None:
+            return (
+                f"  {what}: unread since verl {self.row.since} ({self.row.evidence}: main_ppo no longer calls "
+                f"{self.row.reader.function}): {self.row.why} (or pin verl < {self.row.since})"
+            )
         return (
             f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why} "
             f"(or pin verl < {self.row.since})"
@@ -176,6 +200,10 @@ def applies(row: Row, probe: Probe, rows: Iterable[Row] = ROWS, depth: int = 8) 
     row renamed it to."""
     if row.group:
         return True
+    if row.reader is not None:
+        # Declared but unread: the old key is still in the schema; what decides is whether the
+        # release moves it into its home itself (the entry calls the reader) or has no home for it.
+        return probe.has_key(row.reader.home) and not probe.calls(row.reader.entry, row.reader.function)
     if row.kind in ("dropped", "removed"):
         return not probe.has_key(row.old)
     if row.new != row.old and probe.has_key(row.old):
@@ -291,7 +319,7 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
         row = None
         if w is not None:
             row = _group_row(w, rows, probe) or (row_for(w.key, rows) if w.key else None)
-        if row is None or not applies(row, probe, rows):
+        if row is None or not applies(row, probe, rows) or (row.reader is not None and _unset(w)):
             out.append(line)
             continue
         if row.group:
@@ -318,6 +346,12 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
         findings.append(Finding(row, w.key, w.text, new_key, new_line))
         out.append(new_line)
     return Translation(tuple(out), tuple(findings))
+
+
+def _unset(w: _Written) -> bool:
+    """A declared-but-unread key deleted (``~key``) or set to null: it asks for nothing (verl's
+    reader moved only the values that are not None); the line stays as written."""
+    return w.prefix == "~" or w.value is None
 
 
 def mapped(row: Row, value):
@@ -392,6 +426,8 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
             continue
         old = node_at(config, row.old)
         for key, leaf in list(_leaves(old, row.old)):
+            if row.reader is not None and (leaf._is_none() or _same_as_verls(leaf, key, probe)):
+                continue  # declared, and left as verl declares it: nothing asked (verl's reader skips None)
             text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())
             if row.kind in ("dropped", "removed") or is_inert(row, text):
                 findings.append(Finding(row, key, text))
@@ -406,8 +442,30 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
             findings.append(Finding(row, key, text, new_key, f"{prefix}{new_key}={new_text}", conflict))
             if conflict is None:
                 OmegaConf.update(config, new_key, mapped(row, leaf._value()), merge=True, force_add=True)
-        _delete(config, row.old, probe)
+        if row.reader is not None and probe.has_key(row.old):
+            _restore(config, row.old, probe)
+        else:
+            _delete(config, row.old, probe)
     return tuple(findings)
+
+
+def _same_as_verls(leaf, path: str, probe: ConfigProbe) -> bool:
+    own = node_at(probe.config, path)
+    return own is not None and _text(own) == _text(leaf)
+
+
+def _restore(config, path: str, probe: ConfigProbe) -> None:
+    """Put back verl's own declaration of a still-declared key (the legacy reward block's nulls):
+    other entry points still read it (0.9.1's ``fully_async_main`` calls ``migrate_legacy_reward_impl``
+    itself, on a block the translation left at null)."""
+    import copy
+
+    from omegaconf import OmegaConf, open_dict
+
+    parent, _, last = path.rpartition(".")
+    container = node_at(config, parent) if parent else config
+    with open_dict(container):
+        container[last] = copy.deepcopy(OmegaConf.select(probe.config, path))
 
 
 def _delete(config, path: str, probe: ConfigProbe) -> None:

@@ -4398,28 +4398,6 @@ ROWS: tuple[Row, ...] = (
 
 KEYWORD_ROWS: tuple[KeywordRow, ...] = (
     KeywordRow(
-        "verl.trainer.ppo.ray_trainer:RayPPOTrainer",
-        "reward_fn",
-        "dropped",
-        None,
-        "0.7.1",
-        "verl#5237 (3df21a68)",
-        (
-            "RayPPOTrainer builds its reward loop from config.reward; verl's own entry points passed "
-            "load_reward_manager(config, ...) here, i.e. the same thing from the same config. A custom reward "
-            "callable must become reward.custom_reward_function (or a registered reward manager) instead"
-        ),
-    ),
-    KeywordRow(
-        "verl.trainer.ppo.ray_trainer:RayPPOTrainer",
-        "val_reward_fn",
-        "dropped",
-        None,
-        "0.7.1",
-        "verl#5237 (3df21a68)",
-        "validation rewards come from the same reward loop (config.reward); see reward_fn",
-    ),
-    KeywordRow(
         "verl.trainer.ppo.reward:load_reward_manager",
         "num_examine",
         "dropped",

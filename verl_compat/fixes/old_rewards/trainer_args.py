@@ -1,0 +1,43 @@
+"""``RayPPOTrainer(reward_fn=..., val_reward_fn=...)``: the old trainer's reward callables, kept.
+
+verl 0.7.1 (#5237) removed both parameters from ``RayPPOTrainer.__init__``; 0.7.1-0.9.1's
+``SeparateRayPPOTrainer`` (the one-step-off and fully-async base) still accepts them and drops them.
+Old code passed its own callable there: the wrapper takes them off the call where the trainer has
+no such parameter, keeps them on the instance (:data:`ATTR`), and the driver pass (:mod:`.driver`)
+scores with them, training with ``reward_fn`` and validation with ``val_reward_fn`` (else
+``reward_fn``), as verl 0.6.1's ``fit`` and ``_validate`` did.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from ... import registry
+
+NAME = registry.fix_name(__name__)
+ATTR = "_verl_compat_reward_fns"
+KEYWORDS = ("reward_fn", "val_reward_fn")
+
+
+def takes_reward_fns(init) -> bool:
+    try:
+        return "reward_fn" in inspect.signature(init).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def keep_reward_fns(wrapped, instance, args, kwargs):
+    """A trainer's ``__init__``: the callables kept on the instance, off the call where it lacks them."""
+    with registry.guard(NAME, "__init__ reward_fn"):
+        accepts = takes_reward_fns(wrapped)
+        kept = {key: kwargs[key] for key in KEYWORDS if kwargs.get(key) is not None}
+        if kept and instance is not None and ATTR not in vars(instance):
+            vars(instance)[ATTR] = kept
+        if not accepts:
+            for key in KEYWORDS:
+                kwargs.pop(key, None)
+    return wrapped(*args, **kwargs)
+
+
+def kept(trainer) -> dict:
+    return dict(vars(trainer).get(ATTR, {}))

@@ -2,7 +2,7 @@
 manager it registers with verl's OLD ``register`` (found by ``reward_model.reward_manager=<name>``
 because verl 0.6 imported this file first)."""
 
-from old_reward_managers import PerSampleRewardManager
+from old_reward_managers import GroupRewardManager, PerSampleRewardManager
 from verl.workers.reward_manager import register
 
 
@@ -20,3 +20,8 @@ class FileRewardManager(PerSampleRewardManager):
 def compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos, **kwargs):
     """The batched reward function verl's old ``BatchRewardManager`` calls (plural arguments)."""
     return [compute_score(*row, **kwargs) for row in zip(data_sources, solution_strs, ground_truths, extra_infos)]
+
+
+@register("old_group_manager")
+class FileGroupRewardManager(GroupRewardManager):
+    KIND = "file_group"

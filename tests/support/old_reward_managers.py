@@ -8,8 +8,10 @@ fresh instance on the very batch the trainer gave it.
 
 import os
 import pickle
+import time
 import uuid
 from collections import defaultdict
+from pathlib import Path
 
 import torch
 from verl.workers.reward_manager.abstract import AbstractRewardManager
@@ -18,23 +20,23 @@ RECORD_ENV = "VERL_COMPAT_TEST_CALL_LOG"
 
 
 def record(kind: str, num_examine: int, data) -> None:
+    """Pickle ``data`` as received, beside the harness's call logs (flat: the harness empties that
+    folder file by file), named so that the names sort in call order."""
     folder = os.environ.get(RECORD_ENV)
     if not folder:
         return
-    path = os.path.join(folder, "old_rewards")
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, f"{kind}-{num_examine}-{uuid.uuid4().hex}.pkl"), "wb") as f:
+    name = f"old_rewards-{kind}-{num_examine}-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.pkl"
+    with open(os.path.join(folder, name), "wb") as f:
         pickle.dump(data, f)
 
 
 def recorded(folder, kind: str) -> dict[int, list]:
-    """``num_examine -> [batch, ...]`` recorded by managers of ``kind`` under a run's ``calls`` folder."""
+    """``num_examine -> [batch, ...]`` (in call order) recorded by managers of ``kind`` in a run's
+    ``calls`` folder."""
     found: dict[int, list] = defaultdict(list)
-    root = os.path.join(folder, "old_rewards")
-    for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
-        if name.startswith(f"{kind}-"):
-            with open(os.path.join(root, name), "rb") as f:
-                found[int(name.split("-")[1])].append(pickle.load(f))
+    for path in sorted(Path(folder).glob(f"old_rewards-{kind}-*.pkl"), key=lambda p: p.name.split("-")[3]):
+        with open(path, "rb") as f:
+            found[int(path.name.split("-")[2])].append(pickle.load(f))
     return found
 
 
@@ -80,7 +82,7 @@ class PerSampleRewardManager(AbstractRewardManager):
 
 class GroupRewardManager(PerSampleRewardManager):
     """Old contract, needs the whole batch: each score depends on the other samples of its uid
-    group (the group's size and the sample's place in it), and it writes ``acc`` into ``data.batch``."""
+    group (the group's size and the sample's place in it), and it writes ``group_acc`` into ``data.batch``."""
 
     KIND = "group"
 
@@ -98,7 +100,7 @@ class GroupRewardManager(PerSampleRewardManager):
             seen[uid] += 1
             reward[i, _decoded(self.tokenizer, data[i])[1] - 1] += bonus
             group_bonus.append(bonus)
-        data.batch["acc"] = torch.tensor(extra["acc"], dtype=torch.float32)
+        data.batch["group_acc"] = torch.tensor(extra["acc"], dtype=torch.float32)
         extra["group_bonus"] = group_bonus
         return {"reward_tensor": reward, "reward_extra_info": dict(extra)} if return_dict else reward
 

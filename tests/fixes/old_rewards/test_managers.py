@@ -185,7 +185,7 @@ def test_the_batch_manager_needs_the_batch(shim, model):
     assert per_sample != expected.sum(-1).tolist()
     driver.score_batch(driver.scorer_for_config(config, tokenizer), batch)
     assert torch.equal(batch.batch["rm_scores"], expected)
-    assert "acc" in batch.batch.keys()  # what the manager wrote into data.batch stays there
+    assert "group_acc" in batch.batch.keys()  # what the manager wrote into data.batch stays there
 
 
 @pytest.mark.parametrize("name", ["batch", "prime", "group"])

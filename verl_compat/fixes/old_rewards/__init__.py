@@ -78,7 +78,9 @@ def patches(module) -> registry.Plan:
             found.append(registry.Patch("extract_reward", driver.extract_reward, "whole-batch pass"))
         for cls_name in TRAINERS_WITH_REWARD_FN:
             if cls_name in vars(module):
-                found.append(registry.Patch(f"{cls_name}.__init__", trainer_args.keep_reward_fns, "keep reward_fn"))
+                # Owner-keyed: the core's trainer-hook wrapper of the same __init__ is keyed by path.
+                cls = vars(module)[cls_name]
+                found.append(registry.Patch("__init__", trainer_args.keep_reward_fns, "keep reward_fn", owner=cls))
     return registry.Plan(tuple(found), skipped)
 
 
@@ -127,7 +129,7 @@ def prepare_config(config) -> None:
     if path.kind != "old" or path.found != "old registry" or path.cls is None:
         return
     module = path.cls.__module__
-    if module.partition(".")[0] == "verl" or module == contract.CUSTOM_MODULE:
+    if module.partition(".")[0] == "verl" or contract.from_custom_file(path.cls):
         return  # verl's own old managers and the custom file's are found in every process
     location = f"pkg://{module}" if module != "__main__" else inspect.getfile(path.cls)
     configs.set_key(config, "reward.reward_manager.source", "importlib")

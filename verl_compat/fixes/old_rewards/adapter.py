@@ -118,6 +118,9 @@ def __getattr__(name: str):
             class DriverScoredRewardManager(base):
                 """Returns a neutral score: the trainer's reward_fn scores the batch in the driver."""
 
+                def __init__(self, config, tokenizer, compute_score=None, **kwargs):
+                    super().__init__(config, tokenizer, compute_score)
+
                 async def run_single(self, data):
                     return dict(PLACEHOLDER, reward_extra_info={})
 

@@ -88,6 +88,13 @@ def custom_module(path: str):
     return module
 
 
+def from_custom_file(cls) -> bool:
+    """Whether ``cls`` was defined by the custom reward file (imported as verl 0.6.1 or as verl
+    0.7.1+'s ``load_extern_object`` names it)."""
+    module = getattr(cls, "__module__", "") or ""
+    return module == CUSTOM_MODULE or module.startswith(f"{CUSTOM_MODULE}_")
+
+
 def registered_old_class(name: str, custom_path: str | None):
     """The class the old registry knows as ``name``, after importing the custom reward file when the
     name is not registered yet (as verl 0.6.1 did); None where neither has it."""

@@ -71,10 +71,9 @@ def reward_path(config) -> Path:
         return Path("native", name)  # verl <= 0.6: the trainer calls old managers itself
     if name and _new_registry_has(name):
         return Path("function" if custom_path and name == "naive" else "native", name)
-    registered_before = name in (getattr(contract.old_registry(), "REWARD_MANAGER_REGISTRY", None) or {})
     cls = old_class_by_name(config, name) if name else None
     if cls is not None and contract.is_old_contract(cls):
-        return Path("old", name, cls, "old registry" if registered_before else "custom reward file")
+        return Path("old", name, cls, "custom reward file" if contract.from_custom_file(cls) else "old registry")
     return Path("unknown", name)
 
 

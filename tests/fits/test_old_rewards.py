@@ -16,19 +16,20 @@ from pathlib import Path
 
 import pytest
 from harness import compose_config, run_fit
-from old_reward_managers import GroupRewardManager, PerSampleRewardManager, recorded, user_reward_fn
+from old_reward_managers import GroupRewardManager, PerSampleRewardManager, compute_score, recorded, user_reward_fn
 from verl.utils import hf_tokenizer
 from verl.utils.reward_score import default_compute_score
-
-import old_reward_file
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 CUSTOM_FILE = SUPPORT / "old_reward_file.py"
 STEPS = 3
 N = 2  # responses per prompt: uid groups of 2
-NATIVE = "reward_fn" in __import__("inspect").signature(
-    __import__("verl.trainer.ppo.ray_trainer", fromlist=["RayPPOTrainer"]).RayPPOTrainer.__init__
-).parameters  # verl <= 0.6: the trainer calls old managers and reward_fn itself
+NATIVE = (
+    "reward_fn"
+    in __import__("inspect")
+    .signature(__import__("verl.trainer.ppo.ray_trainer", fromlist=["RayPPOTrainer"]).RayPPOTrainer.__init__)
+    .parameters
+)  # verl <= 0.6: the trainer calls old managers and reward_fn itself
 
 newest = pytest.mark.newest
 native = pytest.mark.skipif(not NATIVE, reason="verl 0.7.1+ no longer calls old reward code itself")
@@ -41,7 +42,7 @@ def group_setup_overrides(tmp_path):
         keys = [f"custom_reward_function.path={CUSTOM_FILE}", "reward_model.reward_manager=old_group_manager"]
     else:
         keys = [f"reward.custom_reward_function.path={CUSTOM_FILE}", "reward.reward_manager.name=old_group_manager"]
-    return keys + [f"actor_rollout_ref.rollout.n={N}", f"trainer.rollout_data_dir={tmp_path / 'rollout'}"]
+    return [*keys, f"actor_rollout_ref.rollout.n={N}", f"trainer.rollout_data_dir={tmp_path / 'rollout'}"]
 
 
 def step_scores(result) -> dict[int, list[dict]]:
@@ -51,8 +52,7 @@ def step_scores(result) -> dict[int, list[dict]]:
         executor.shutdown(wait=True)  # verl writes the dumps in a background thread
     folder = Path(result.config.trainer.rollout_data_dir)
     return {
-        int(path.stem): [json.loads(line) for line in path.read_text().splitlines()]
-        for path in folder.glob("*.jsonl")
+        int(path.stem): [json.loads(line) for line in path.read_text().splitlines()] for path in folder.glob("*.jsonl")
     }
 
 
@@ -100,10 +100,14 @@ def test_an_old_per_sample_manager_by_importlib(shim, tmp_path):
 def test_a_whole_batch_manager_registered_by_the_custom_reward_file(shim, tmp_path, where):
     config = compose_config(group_setup_overrides(tmp_path), tmp_path)
     tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
-    manager = old_manager(GroupRewardManager, tokenizer, old_reward_file.compute_score)
+    manager = old_manager(GroupRewardManager, tokenizer, compute_score)
     result = run_fit(config)
     assert_each_step_is_the_old_setups(
-        result, "file_group", lambda b: manager(b, return_dict=True), batch_size=2 * N, extra_keys=["acc", "group_bonus"]
+        result,
+        "file_group",
+        lambda b: manager(b, return_dict=True),
+        batch_size=2 * N,
+        extra_keys=["acc", "group_bonus"],
     )
     # The scores depend on the group: each sample got its group's size (2) in its score.
     assert all(row["group_bonus"] >= 0.5 for rows in step_scores(result).values() for row in rows)

@@ -40,6 +40,21 @@ def recorded(folder, kind: str) -> dict[int, list]:
     return found
 
 
+def compute_score(data_source, solution_str, ground_truth, extra_info=None, scale=1.0):
+    """1 * scale when the last number of the response is the ground truth, else 0 (the reward function
+    of ``old_reward_file.py``, defined here so that tests import it without registering anything)."""
+    words = [w for w in solution_str.split() if w.isdigit()]
+    return scale * float(bool(words) and words[-1] == str(ground_truth))
+
+
+def compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos, **kwargs):
+    """The batched reward function verl's old ``BatchRewardManager`` calls (plural arguments)."""
+    return [
+        compute_score(*row, **kwargs)
+        for row in zip(data_sources, solution_strs, ground_truths, extra_infos, strict=False)
+    ]
+
+
 def _decoded(tokenizer, row):
     prompt_length = row.batch["prompts"].shape[-1]
     valid = int(row.batch["attention_mask"][prompt_length:].sum())
@@ -56,7 +71,7 @@ class PerSampleRewardManager(AbstractRewardManager):
         self.reward_fn_key, self.bonus = reward_fn_key, bonus
 
     def __call__(self, data, return_dict=False):
-        if "rm_scores" in data.batch.keys():
+        if "rm_scores" in data.batch.keys():  # noqa: SIM118 (a TensorDict)
             return data.batch["rm_scores"]
         record(self.KIND, self.num_examine, data)
         reward, extra = self._score_rows(data)
@@ -87,7 +102,7 @@ class GroupRewardManager(PerSampleRewardManager):
     KIND = "group"
 
     def __call__(self, data, return_dict=False):
-        if "rm_scores" in data.batch.keys():
+        if "rm_scores" in data.batch.keys():  # noqa: SIM118 (a TensorDict)
             return data.batch["rm_scores"]
         record(self.KIND, self.num_examine, data)
         reward, extra = self._score_rows(data)

@@ -3,23 +3,25 @@ user's, adapted, giving exactly what they give when called directly (the driver 
 real ``RewardLoopManager.compute_rm_score``, on a real local Ray cluster)."""
 
 import copy
-from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 from harness import tiny_model_dir
+from old_reward_batches import CUSTOM_FILE, config_for, importlib_overrides, step_batch
 from old_reward_managers import GroupRewardManager
-from verl import DataProto
 from verl.utils import hf_tokenizer
-from verl_config import verl_compose
 
 from verl_compat.fixes.old_rewards import adapter, contract, driver, resolve
 
 pytestmark = pytest.mark.newest
 
-SUPPORT = Path(__file__).resolve().parents[2] / "support"
-CUSTOM_FILE = SUPPORT / "old_reward_file.py"
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """The suite's offline tiny model folder (tokenizer + config)."""
+    return tiny_model_dir(tmp_path_factory.mktemp("model") / "model")
+
+
 VERLS_OLD = {  # verl's own old managers: name -> (module, class); naive and dapo also exist in the new registry
     "naive": ("verl.workers.reward_manager.naive", "NaiveRewardManager"),
     "dapo": ("verl.workers.reward_manager.dapo", "DAPORewardManager"),
@@ -28,69 +30,21 @@ VERLS_OLD = {  # verl's own old managers: name -> (module, class); naive and dap
 }
 
 
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    return tiny_model_dir(tmp_path_factory.mktemp("model") / "model")
-
-
-def config_for(model, *overrides):
-    return verl_compose([f"actor_rollout_ref.model.path={model}", "reward.num_workers=1", *overrides])
-
-
-def importlib_overrides(module, name):
-    return [
-        "reward.reward_manager.source=importlib",
-        f"reward.reward_manager.module.path=pkg://{module}",
-        f"reward.reward_manager.name={name}",
-    ]
-
-
-def step_batch(tokenizer, n=2, prompts=3):
-    """A step batch as the trainer holds it: ``prompts`` prompts, ``n`` responses each (uid groups),
-    right answers for even rows, wrong ones for odd rows."""
-    rows, p_len, r_len = [], 8, 8
-    for p in range(prompts):
-        for k in range(n):
-            truth = 10 + p
-            rows.append((f"what is {p} plus 10 ?", f"the answer is #### {truth + (k % 2)}", str(truth), f"u{p}"))
-    prompt_ids = torch.full((len(rows), p_len), tokenizer.pad_token_id)
-    response_ids = torch.full((len(rows), r_len), tokenizer.pad_token_id)
-    mask = torch.zeros((len(rows), p_len + r_len), dtype=torch.long)
-    for i, (prompt, response, _, _) in enumerate(rows):
-        p = tokenizer.encode(prompt, add_special_tokens=False)
-        r = tokenizer.encode(response, add_special_tokens=False) + [tokenizer.eos_token_id]
-        prompt_ids[i, p_len - len(p) :], mask[i, p_len - len(p) : p_len] = torch.tensor(p), 1
-        response_ids[i, : len(r)], mask[i, p_len : p_len + len(r)] = torch.tensor(r), 1
-    return DataProto.from_dict(
-        tensors={
-            "prompts": prompt_ids,
-            "responses": response_ids,
-            "input_ids": torch.cat([prompt_ids, response_ids], dim=1),
-            "attention_mask": mask,
-        },
-        non_tensors={
-            "data_source": np.array(["openai/gsm8k"] * len(rows), dtype=object),
-            "reward_model": np.array([{"ground_truth": t, "style": "rule"} for *_, t, _ in rows], dtype=object),
-            "extra_info": np.array([{"index": i} for i in range(len(rows))], dtype=object),
-            "uid": np.array([u for *_, u in rows], dtype=object),
-        },
-    )
-
-
 DAPO_KWARGS = {"max_resp_len": 8, "overlong_buffer_cfg": {"enable": True, "len": 4, "penalty_factor": 1.0, "log": True}}
 
 
 def called_directly(cls, config, tokenizer, batch, num_examine=0):
     """What the old manager gives on a copy of ``batch``, built here as verl 0.6.1's
     ``load_reward_manager`` built it (not with the shim's builder)."""
+    import old_reward_managers
     from omegaconf import OmegaConf
     from verl.utils.reward_score import default_compute_score
 
-    import old_reward_file
-
     kwargs = OmegaConf.create(DAPO_KWARGS) if cls.__name__ == "DAPORewardManager" else {}
-    score = old_reward_file.compute_score_batch if cls.__name__ == "BatchRewardManager" else default_compute_score
-    manager = cls(tokenizer=tokenizer, num_examine=num_examine, compute_score=score, reward_fn_key="data_source", **kwargs)
+    score = old_reward_managers.compute_score_batch if cls.__name__ == "BatchRewardManager" else default_compute_score
+    manager = cls(
+        tokenizer=tokenizer, num_examine=num_examine, compute_score=score, reward_fn_key="data_source", **kwargs
+    )
     result = manager(copy.deepcopy(batch), return_dict=True)
     return result["reward_tensor"], result.get("reward_extra_info", {})
 
@@ -152,14 +106,22 @@ def test_a_new_contract_manager_is_left_alone(shim, model):
 @pytest.mark.parametrize("name", sorted(VERLS_OLD))
 def test_verls_own_old_managers_give_their_direct_scores_in_the_driver_pass(shim, model, name):
     module, cls_name = VERLS_OLD[name]
-    overrides = importlib_overrides(module, cls_name) if name in ("naive", "dapo") else [f"reward.reward_manager.name={name}"]
+    overrides = (
+        importlib_overrides(module, cls_name) if name in ("naive", "dapo") else [f"reward.reward_manager.name={name}"]
+    )
     if name == "batch":  # its compute_score takes the batch's lists
-        overrides += [f"reward.custom_reward_function.path={CUSTOM_FILE}", "reward.custom_reward_function.name=compute_score_batch"]
+        overrides += [
+            f"reward.custom_reward_function.path={CUSTOM_FILE}",
+            "reward.custom_reward_function.name=compute_score_batch",
+        ]
     if name == "dapo":
-        overrides += ["+reward.reward_kwargs.max_resp_len=8", "+reward.reward_kwargs.overlong_buffer_cfg.enable=true",
-                      "+reward.reward_kwargs.overlong_buffer_cfg.len=4",
-                      "+reward.reward_kwargs.overlong_buffer_cfg.penalty_factor=1.0",
-                      "+reward.reward_kwargs.overlong_buffer_cfg.log=true"]
+        overrides += [
+            "+reward.reward_kwargs.max_resp_len=8",
+            "+reward.reward_kwargs.overlong_buffer_cfg.enable=true",
+            "+reward.reward_kwargs.overlong_buffer_cfg.len=4",
+            "+reward.reward_kwargs.overlong_buffer_cfg.penalty_factor=1.0",
+            "+reward.reward_kwargs.overlong_buffer_cfg.log=true",
+        ]
     config = config_for(model, *overrides)
     tokenizer = hf_tokenizer(str(model))
     path = resolve.reward_path(config)
@@ -185,7 +147,7 @@ def test_the_batch_manager_needs_the_batch(shim, model):
     assert per_sample != expected.sum(-1).tolist()
     driver.score_batch(driver.scorer_for_config(config, tokenizer), batch)
     assert torch.equal(batch.batch["rm_scores"], expected)
-    assert "group_acc" in batch.batch.keys()  # what the manager wrote into data.batch stays there
+    assert "group_acc" in batch.batch.keys()  # what the manager wrote into data.batch stays there  # noqa: SIM118 (a TensorDict)
 
 
 @pytest.mark.parametrize("name", ["batch", "prime", "group"])

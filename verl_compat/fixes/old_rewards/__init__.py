@@ -63,14 +63,20 @@ def patches(module) -> registry.Plan:
             found.append(registry.Patch("register", contract.tolerant_register, "a re-imported file registers again"))
     elif name == REWARD:
         if hasattr(module, "resolve_reward_manager_cls"):
-            found.append(registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes"))
+            found.append(
+                registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
+            )
         else:
             skipped["resolve_reward_manager_cls"] = "absent (verl 0.7.x resolves inside load_reward_manager)"
     elif name == REWARD_LOOP:
         own = getattr(module, "resolve_reward_manager_cls", None)
         if own is not None and wrapping.wrapped_by(own, NAME) is None:
-            found.append(registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes"))
-        found.append(registry.Patch("RewardLoopManager.compute_rm_score", driver.compute_rm_score, "old __call__ result"))
+            found.append(
+                registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
+            )
+        found.append(
+            registry.Patch("RewardLoopManager.compute_rm_score", driver.compute_rm_score, "old __call__ result")
+        )
     elif name == V1_TRAINER:
         found.append(registry.Patch("PPOTrainer.__init__", stop_unreachable, "no whole-batch pass in the v1 trainer"))
     elif name in TRAINER_MODULES:

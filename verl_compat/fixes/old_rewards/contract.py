@@ -47,8 +47,12 @@ def is_old_contract(cls) -> bool:
     called with the batch (``__call__(data, ...)``) rather than awaited per trajectory."""
     if not isinstance(cls, type) or is_new_contract(cls):
         return False
-    call = getattr(cls, "__call__", None)
-    if call is None or call is type.__call__ or hasattr(cls, "run_single"):
+    call = vars(type).get("__call__")
+    for base in inspect.getmro(cls):
+        if "__call__" in vars(base):
+            call = vars(base)["__call__"]
+            break
+    if call is None or call is vars(type)["__call__"] or hasattr(cls, "run_single"):
         return False
     try:
         parameters = list(inspect.signature(call).parameters)

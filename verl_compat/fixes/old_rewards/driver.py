@@ -100,7 +100,7 @@ def score(scorer: Scorer, batch, validate: bool) -> tuple[Any, dict]:
 
 def _clear_rewards(batch) -> None:
     """Take what the reward loop put on the batch off it: the manager sees the batch old verl gave it."""
-    if "rm_scores" in batch.batch.keys():
+    if "rm_scores" in batch.batch.keys():  # noqa: SIM118 (a TensorDict)
         batch.pop(batch_keys=["rm_scores"])
     for key in batch.meta_info.pop("reward_extra_keys", None) or []:
         batch.non_tensor_batch.pop(key, None)
@@ -150,7 +150,7 @@ def compute_rm_score(wrapped, instance, args, kwargs):
 
     # The caller's batch itself (what the manager writes into it stays there), unless it holds
     # rm_scores, which the old manager would return as they are: then a shallow copy without them.
-    tensors = data.batch.clone(recurse=False) if "rm_scores" in data.batch.keys() else data.batch
+    tensors = data.batch.clone(recurse=False) if "rm_scores" in data.batch.keys() else data.batch  # noqa: SIM118 (a TensorDict)
     scored = DataProto(batch=tensors, non_tensor_batch=dict(data.non_tensor_batch), meta_info=dict(data.meta_info))
     validate = bool(data.meta_info.get("validate", False))
     _clear_rewards(scored)
@@ -176,7 +176,11 @@ def _scorer_of_loop_manager(loop_manager) -> Scorer | None:
     the same config, else one built from the loop manager's config (tokenizer as its workers load it)."""
     if adapter.adapted_class(getattr(loop_manager, "reward_manager_cls", None)) is None:
         trainer_scorer = current()
-        if trainer_scorer is None or trainer_scorer.old_class is not None or trainer_scorer.config is not loop_manager.config:
+        if (
+            trainer_scorer is None
+            or trainer_scorer.old_class is not None
+            or trainer_scorer.config is not loop_manager.config
+        ):
             return None
         return trainer_scorer  # a user's reward_fn: verl's manager is native, the callable scores
     trainer_scorer = current()
@@ -186,7 +190,9 @@ def _scorer_of_loop_manager(loop_manager) -> Scorer | None:
         scorer = _by_loop_manager.get(loop_manager)
         if scorer is None:
             scorer = _by_loop_manager[loop_manager] = Scorer(
-                loop_manager.config, _tokenizer(loop_manager.config), adapter.adapted_class(loop_manager.reward_manager_cls)
+                loop_manager.config,
+                _tokenizer(loop_manager.config),
+                adapter.adapted_class(loop_manager.reward_manager_cls),
             )
         return scorer
 

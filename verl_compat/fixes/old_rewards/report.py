@@ -76,13 +76,14 @@ def describe(config) -> dict:
     try:
         path = resolve.reward_path(config)
     except Exception as exc:  # the run would fail at the same place: say so, as a problem
-        return {"acts": False, "rows": [("reward path", f"cannot resolve: {registry.first_line(exc)}")],
-                "cannot": [f"reward manager cannot be resolved: {registry.first_line(exc)}"], "path": None}
+        return {
+            "acts": False,
+            "rows": [("reward path", f"cannot resolve: {registry.first_line(exc)}")],
+            "cannot": [f"reward manager cannot be resolved: {registry.first_line(exc)}"],
+            "path": None,
+        }
     custom_path, _, _ = contract.custom_function_settings(config)
-    if path.kind == "native" and custom_path:
-        row = f"function + {_row(path)}"
-    else:
-        row = _row(path)
+    row = f"function + {_row(path)}" if path.kind == "native" and custom_path else _row(path)
     cannot = []
     if path.kind == "unknown":
         cannot.append(f"reward manager {path.name!r} is registered neither in today's nor in the old registry")

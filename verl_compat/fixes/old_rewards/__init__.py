@@ -24,7 +24,7 @@ from ... import configs, deprecation, registry, wrapping
 from . import adapter, contract, driver, resolve, trainer_args
 from .report import describe, manager_warning, reward_fn_warning
 
-__all__ = ["NAME", "TARGETS", "describe", "on_trainer_init", "patches", "prepare_config", "reset", "state"]
+__all__ = ["NAME", "TARGETS", "config_step", "describe", "patches", "prepare_config", "reset", "state"]
 
 NAME = registry.fix_name(__name__)
 REWARD = "verl.trainer.ppo.reward"
@@ -39,7 +39,10 @@ TRAINER_MODULES = (
     "verl.experimental.one_step_off_policy.ray_trainer",
 )
 TARGETS = (OLD_REGISTRY, OLD_PACKAGE, REWARD, REWARD_LOOP, V1_TRAINER, *TRAINER_MODULES)
-TRAINERS_WITH_REWARD_FN = ("RayPPOTrainer", "SeparateRayPPOTrainer")
+# Trainers whose own __init__ is wrapped: verl's RayPPOTrainer, and the experimental ones whose
+# __init__ takes reward_fn and drops it (SeparateRayPPOTrainer) or does not call super().__init__
+# (OneStepOffRayTrainer).
+TRAINERS_WITH_REWARD_FN = ("RayPPOTrainer", "SeparateRayPPOTrainer", "OneStepOffRayTrainer")
 
 _NATIVE = "verl <= 0.6 builds and calls old reward managers and reward_fn itself"
 
@@ -56,7 +59,6 @@ def patches(module) -> registry.Plan:
     if not contract.is_new_contract_available():
         return registry.Plan(skipped={"*": _NATIVE})
     found: list[registry.Patch] = []
-    skipped: dict[str, str] = {}
     if name in (OLD_REGISTRY, OLD_PACKAGE):
         own = getattr(module, "register", None)
         if own is not None and wrapping.wrapped_by(own, NAME) is None:
@@ -66,14 +68,17 @@ def patches(module) -> registry.Plan:
             found.append(
                 registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
             )
-        else:
-            skipped["resolve_reward_manager_cls"] = "absent (verl 0.7.x resolves inside load_reward_manager)"
+        else:  # verl 0.7.x resolves inside load_reward_manager
+            found.append(registry.Patch("load_reward_manager", resolve.load_reward_manager, "adapt old classes"))
     elif name == REWARD_LOOP:
         own = getattr(module, "resolve_reward_manager_cls", None)
         if own is not None and wrapping.wrapped_by(own, NAME) is None:
             found.append(
                 registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
             )
+        load = getattr(module, "load_reward_manager", None)
+        if own is None and load is not None and wrapping.wrapped_by(load, NAME) is None:
+            found.append(registry.Patch("load_reward_manager", resolve.load_reward_manager, "adapt old classes"))
         found.append(
             registry.Patch("RewardLoopManager.compute_rm_score", driver.compute_rm_score, "old __call__ result")
         )
@@ -83,11 +88,10 @@ def patches(module) -> registry.Plan:
         if hasattr(module, "extract_reward"):
             found.append(registry.Patch("extract_reward", driver.extract_reward, "whole-batch pass"))
         for cls_name in TRAINERS_WITH_REWARD_FN:
-            if cls_name in vars(module):
-                # Owner-keyed: the core's trainer-hook wrapper of the same __init__ is keyed by path.
-                cls = vars(module)[cls_name]
-                found.append(registry.Patch("__init__", trainer_args.keep_reward_fns, "keep reward_fn", owner=cls))
-    return registry.Plan(tuple(found), skipped)
+            cls = vars(module).get(cls_name)
+            if isinstance(cls, type) and cls.__module__ == name:  # defined here, not imported
+                found.append(registry.Patch(f"{cls_name}.__init__", _TRAINER_INIT, "reward_fn, the config step"))
+    return registry.Plan(tuple(found))
 
 
 def reachable(cls: type) -> bool:
@@ -151,9 +155,10 @@ def prepare_config(config) -> None:
     )
 
 
-def on_trainer_init(trainer) -> None:
+def config_step(trainer) -> None:
     """Right after a trainer's ``__init__``, before its workers exist: decide who scores, mark the
-    config its reward workers get, and say what was adapted."""
+    config its reward workers get, and say what was adapted. Not the contract's
+    ``on_trainer_init``: the same ``__init__`` wrapper first takes ``reward_fn`` off the call."""
     if not contract.is_new_contract_available():
         return
     fns = trainer_args.kept(trainer)
@@ -175,6 +180,9 @@ def on_trainer_init(trainer) -> None:
     else:
         path = resolve.reward_path(trainer.config)
         deprecation.warn_once(f"{NAME}:{path.name}", manager_warning(path))
+
+
+_TRAINER_INIT = trainer_args.trainer_init(config_step)
 
 
 # --- state --------------------------------------------------------------------------------------

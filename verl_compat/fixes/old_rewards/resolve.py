@@ -96,3 +96,27 @@ def resolve_reward_manager_cls(wrapped, instance, args, kwargs):
         if contract.is_old_contract(cls):
             return adapter.adapter_for(cls)
     return cls
+
+
+def load_reward_manager(wrapped, instance, args, kwargs):
+    """verl 0.7.x's ``load_reward_manager(config, tokenizer, **kwargs)`` (it resolves the class
+    itself, without ``resolve_reward_manager_cls``): where it fails on an old-contract class (an old
+    name: ``ValueError``; an old class built the new way: ``TypeError``), the adapter built the way
+    it builds managers."""
+    try:
+        return wrapped(*args, **kwargs)
+    except (ValueError, TypeError):
+        built = None
+        with registry.guard(NAME, "load_reward_manager"):
+            config = args[0] if args else kwargs.get("config")
+            tokenizer = args[1] if len(args) > 1 else kwargs.get("tokenizer")
+            path = reward_path(config)
+            if path.kind == "old":
+                from verl.trainer.ppo.reward import get_custom_reward_fn
+
+                built = adapter.adapter_for(path.cls)(
+                    config=config, tokenizer=tokenizer, compute_score=get_custom_reward_fn(config)
+                )
+        if built is None:
+            raise
+        return built

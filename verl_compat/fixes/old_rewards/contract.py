@@ -23,7 +23,7 @@ import os
 import sys
 from functools import partial
 
-from ... import configs
+from ... import configs, registry
 
 CUSTOM_MODULE = "custom_module"  # the sys.modules name verl 0.6.1 gave the custom reward file
 
@@ -188,9 +188,7 @@ def tolerant_register(wrapped, instance, args, kwargs):
     name = args[0] if args else kwargs.get("name")
 
     def register_class(cls):
-        from ... import registry as core
-
-        with core.guard("old_rewards", "register"):
+        with registry.guard(registry.fix_name(__name__), "register"):
             source = os.path.abspath(sys._getframe(1).f_code.co_filename)  # the module applying it
             table = getattr(old_registry(), "REWARD_MANAGER_REGISTRY", {})
             existing = table.get(name)

@@ -106,7 +106,17 @@ def main() -> None:
     base = [f"actor_rollout_ref.model.path={model}", "reward.num_workers=1"]
     harness.ray_session()
 
+    def kill_workers(manager) -> None:  # its workers are named actors: one manager at a time
+        for handle in manager.reward_loop_workers:
+            ray.kill(handle)
+
+    results = {}
     native = RewardLoopManager(verl_compose(base))
+    results["verl reward loop (NaiveRewardManager, 1 worker)"] = timed(
+        lambda: native.compute_rm_score(batch), args.rounds
+    )
+    kill_workers(native)
+
     old_config = verl_compose(
         [
             *base,
@@ -121,21 +131,15 @@ def main() -> None:
     old = OldNaive(tokenizer=tokenizer, num_examine=0, compute_score=None, reward_fn_key="data_source")
     scorer = driver.Scorer(old_config, tokenizer, old_class=OldNaive)
     worker = adapted.reward_loop_workers[0]
-
-    results = {
-        "verl reward loop (NaiveRewardManager, 1 worker)": timed(lambda: native.compute_rm_score(batch), args.rounds),
-        "old manager, called directly": timed(lambda: old(copy.deepcopy(batch), return_dict=True), args.rounds),
-        "driver pass (old manager + shim)": timed(
-            lambda: driver.score_batch(scorer, copy.deepcopy(batch)), args.rounds
-        ),
-        "copy of the batch (in both rows above)": timed(lambda: copy.deepcopy(batch), args.rounds),
-        "placeholders in the reward worker": timed(
-            lambda: ray.get(worker.compute_score_batch.remote(batch)), args.rounds
-        ),
-    }
-    for manager in (native, adapted):
-        for handle in manager.reward_loop_workers:
-            ray.kill(handle)
+    results["old manager, called directly"] = timed(lambda: old(copy.deepcopy(batch), return_dict=True), args.rounds)
+    results["driver pass (old manager + shim)"] = timed(
+        lambda: driver.score_batch(scorer, copy.deepcopy(batch)), args.rounds
+    )
+    results["copy of the batch (in both rows above)"] = timed(lambda: copy.deepcopy(batch), args.rounds)
+    results["placeholders in the reward worker"] = timed(
+        lambda: ray.get(worker.compute_score_batch.remote(batch)), args.rounds
+    )
+    kill_workers(adapted)
     report = {"rows": len(batch), "rounds": args.rounds, "results": results}
     width = max(len(name) for name in results)
     print(f"step batch: {len(batch)} rows ({args.prompts} prompts x {args.n}), medians of {args.rounds} rounds")

@@ -126,3 +126,31 @@ def test_a_users_reward_fn_scores_training_and_validation(shim, tmp_path, where)
     assert all(row["score"] == 1.5 for rows in step_scores(result).values() for row in rows)
     if where == "adapted":  # verl's reward workers ran a placeholder, not verl's default scorer
         assert result.trainer.config.reward.reward_manager.name == "DriverScoredRewardManager"
+
+
+@newest
+def test_a_name_the_launcher_registered_reaches_the_taskrunner_and_workers(shim, tmp_path):
+    """Through verl's own ``run_ppo``: the launcher (this process) registered the whole-batch manager
+    with the old ``register``; the TaskRunner and reward worker processes never ran that import, so
+    ``run_ppo``'s config step points the config at the class's module, and the trainer (in the
+    TaskRunner actor) scores each step with it on the whole batch."""
+    from harness import run_ppo_fit
+    from verl.workers.reward_manager import register
+    from verl.workers.reward_manager.registry import REWARD_MANAGER_REGISTRY
+
+    if "launcher_group" not in REWARD_MANAGER_REGISTRY:
+        register("launcher_group")(GroupRewardManager)
+    config = compose_config(
+        [
+            "reward.reward_manager.name=launcher_group",
+            f"actor_rollout_ref.rollout.n={N}",
+            f"trainer.rollout_data_dir={tmp_path / 'rollout'}",
+        ],
+        tmp_path,
+    )
+    result = run_ppo_fit(config)
+    tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
+    manager = old_manager(GroupRewardManager, tokenizer, default_compute_score)
+    assert_each_step_is_the_old_setups(
+        result, "group", lambda b: manager(b, return_dict=True), batch_size=2 * N, extra_keys=["acc", "group_bonus"]
+    )

@@ -72,17 +72,17 @@ def test_doctor_shows_the_reward_path(shim, model):
 
 
 def test_a_name_the_launcher_registered_travels_as_its_module(shim, shim_warnings, model):
-    """``run_ppo``'s config step: the TaskRunner and reward workers never ran the launcher's import,
+    """The launcher's ``run_ppo`` step: the TaskRunner and reward workers never ran the launcher's import,
     so the name is replaced by the class's module (``source=importlib``), with the warning saying so."""
     from verl.workers.reward_manager import register
     from verl.workers.reward_manager.registry import REWARD_MANAGER_REGISTRY
 
-    from verl_compat.fixes.old_rewards import prepare_config
+    from verl_compat.fixes.old_rewards import translate_launcher_names
 
     if "launcher_per_sample" not in REWARD_MANAGER_REGISTRY:
         register("launcher_per_sample")(PerSampleRewardManager)
     config = config_for(model, "reward.reward_manager.name=launcher_per_sample")
-    prepare_config(config)
+    translate_launcher_names(config)
     assert (config.reward.reward_manager.source, config.reward.reward_manager.module.path) == (
         "importlib",
         "pkg://old_reward_managers",

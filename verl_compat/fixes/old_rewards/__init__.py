@@ -24,7 +24,7 @@ from ... import configs, deprecation, registry, wrapping
 from . import adapter, contract, driver, resolve, trainer_args
 from .report import describe, manager_warning, reward_fn_warning
 
-__all__ = ["NAME", "TARGETS", "config_step", "describe", "patches", "prepare_config", "reset", "state"]
+__all__ = ["NAME", "TARGETS", "config_step", "describe", "patches", "reset", "state", "translate_launcher_names"]
 
 NAME = registry.fix_name(__name__)
 REWARD = "verl.trainer.ppo.reward"
@@ -32,13 +32,14 @@ REWARD_LOOP = "verl.experimental.reward_loop.reward_loop"
 V1_TRAINER = "verl.trainer.ppo.v1.trainer_base"
 OLD_REGISTRY = "verl.workers.reward_manager.registry"
 OLD_PACKAGE = "verl.workers.reward_manager"
+MAIN_PPO = "verl.trainer.main_ppo"
 # The trainer modules that import ``extract_reward`` by name and read each step's rewards with it.
 TRAINER_MODULES = (
     "verl.trainer.ppo.ray_trainer",
     "verl.experimental.separation.ray_trainer",
     "verl.experimental.one_step_off_policy.ray_trainer",
 )
-TARGETS = (OLD_REGISTRY, OLD_PACKAGE, REWARD, REWARD_LOOP, V1_TRAINER, *TRAINER_MODULES)
+TARGETS = (OLD_REGISTRY, OLD_PACKAGE, MAIN_PPO, REWARD, REWARD_LOOP, V1_TRAINER, *TRAINER_MODULES)
 # Trainers whose own __init__ is wrapped: verl's RayPPOTrainer, and the experimental ones whose
 # __init__ takes reward_fn and drops it (SeparateRayPPOTrainer) or does not call super().__init__
 # (OneStepOffRayTrainer).
@@ -63,6 +64,9 @@ def patches(module) -> registry.Plan:
         own = getattr(module, "register", None)
         if own is not None and wrapping.wrapped_by(own, NAME) is None:
             found.append(registry.Patch("register", contract.tolerant_register, "a re-imported file registers again"))
+    elif name == MAIN_PPO:
+        if hasattr(module, "run_ppo"):
+            found.append(registry.Patch("run_ppo", _before_run_ppo, "launcher-registered names"))
     elif name == REWARD:
         if hasattr(module, "resolve_reward_manager_cls"):
             found.append(
@@ -129,10 +133,22 @@ def stop_unreachable(wrapped, instance, args, kwargs):
 # --- the config step ----------------------------------------------------------------------------
 
 
-def prepare_config(config) -> None:
-    """On a launcher's config (``run_ppo``), before Ray ships it: a name an old ``register`` in a
-    module of the launcher's own process registered is unknown in the TaskRunner and reward worker
-    processes; point ``reward.reward_manager`` at the class's module instead (``source=importlib``)."""
+def _before_run_ppo(wrapped, instance, args, kwargs):
+    """The launcher's ``run_ppo(config)``: its names translated before Ray ships the config. Not the
+    contract's ``prepare_config``, which runs only where propagation ships verl-compat to the
+    workers; a name registered by the launcher's own imports needs this wherever the workers get
+    verl-compat from (auto-load included)."""
+    with registry.guard(NAME, "before run_ppo"):
+        config = args[0] if args else kwargs.get("config")
+        if config is not None:
+            translate_launcher_names(config)
+    return wrapped(*args, **kwargs)
+
+
+def translate_launcher_names(config) -> None:
+    """On a launcher's config, before Ray ships it: a name an old ``register`` in a module of the
+    launcher's own process registered is unknown in the TaskRunner and reward worker processes;
+    point ``reward.reward_manager`` at the class's module instead (``source=importlib``)."""
     if not contract.is_new_contract_available():
         return
     path = resolve.reward_path(config)

@@ -33,6 +33,7 @@ FIX_MODULES = (
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",
     "verl_compat.fixes.propagation",
+    "verl_compat.fixes.old_rewards",
 )
 
 # A wrapt-style wrapper: ``wrapper(wrapped, instance, args, kwargs)`` -> what the call returns.

@@ -390,7 +390,7 @@ def _fit_run(config: DictConfig):
         result.calls = _read_calls(calls_dir)
 
 
-def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None) -> FitResult:
+def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None, reward_fns=None) -> FitResult:
     """Build verl's ``RayPPOTrainer`` (or ``trainer_cls``, a class that takes its arguments) in this
     process and run ``init_workers()`` + ``fit()``.
 
@@ -398,6 +398,8 @@ def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None) -> FitR
     workers) or ``"fsdp"`` (with it, like 0.7.1's FSDP workers). Datasets come from the config
     (``data.custom_cls``), as in ``run_ppo``; where the trainer scores in its own process (0.6.x:
     ``reward_fn``), with verl's reward manager for the config, as 0.6.x's ``TaskRunner`` builds it.
+    ``reward_fns`` (``{"reward_fn": ..., "val_reward_fn": ...}``) are passed to the trainer instead,
+    on any release: an old script's own reward callables.
     """
     config = _as_main_passes_it(config)
     OmegaConf.resolve(config)  # what TaskRunner.run does before building the trainer
@@ -409,8 +411,8 @@ def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None) -> FitR
         mapping=dict.fromkeys(workers, "global_pool"),
     )
     tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
-    reward = {}
-    if "reward_fn" in inspect.signature(RayPPOTrainer.__init__).parameters:
+    reward = dict(reward_fns or {})
+    if not reward and "reward_fn" in inspect.signature(RayPPOTrainer.__init__).parameters:
         from verl.trainer.ppo.reward import load_reward_manager
 
         reward = {

@@ -36,42 +36,8 @@ def needs(shim, callable_path: str, old: str):
     return target, found
 
 
-class VerlsOwnRewardManager:
-    """What verl's own entry points passed as reward_fn: a reward manager of verl's."""
-
-    __module__ = "verl.workers.reward_manager.naive"
-
-    def __call__(self, data):
-        return data
-
-
 def my_reward(data):
     return 0.0
-
-
-def test_reward_fn_of_verls_own_is_dropped_with_one_warning(shim, shim_warnings):
-    trainer, found = needs(shim, "verl.trainer.ppo.ray_trainer:RayPPOTrainer", "reward_fn")
-    for _ in range(2):
-        with pytest.raises(AttributeError, match="actor_rollout_ref"):  # the real __init__ ran, without it
-            trainer(None, None, {}, None, reward_fn=VerlsOwnRewardManager())
-    assert shim_warnings() == [keywords.message(found)]
-    assert shim_warnings()[0].startswith(
-        "verl-compat: verl.trainer.ppo.ray_trainer.RayPPOTrainer(reward_fn=...) was dropped in verl 0.7.1 "
-        "(verl#5237 (3df21a68e)) and is ignored: "
-    )
-
-
-def test_a_reward_fn_of_the_users_own_is_said_to_be_unused(shim, shim_warnings):
-    trainer, _ = needs(shim, "verl.trainer.ppo.ray_trainer:RayPPOTrainer", "reward_fn")
-    with pytest.raises(AttributeError, match="actor_rollout_ref"):
-        trainer(None, None, {}, None, reward_fn=my_reward, val_reward_fn=VerlsOwnRewardManager())
-    said = shim_warnings()
-    assert len(said) == 2
-    assert said[0].startswith(
-        f"verl-compat: verl.trainer.ppo.ray_trainer.RayPPOTrainer(reward_fn={my_reward!r}) is NOT USED: verl 0.7.1 "
-        "dropped the keyword (verl#5237 (3df21a68e)), and the callable you passed is never called: "
-    )
-    assert "reward.custom_reward_function" in said[0]
 
 
 def test_a_renamed_keyword_arrives_under_its_new_name(shim, shim_warnings):

@@ -1309,8 +1309,6 @@ ROWS: tuple[Row, ...] = (
 KEYWORD_ROWS: tuple[KeywordRow, ...] = (
     # [BREAKING][reward] refactor: deprecate batch reward manager (#5237)
     *_keyword_change("verl#5237 (3df21a68e)", "0.7.1",
-        ("verl.trainer.ppo.ray_trainer:RayPPOTrainer", "reward_fn", "dropped", None, "RayPPOTrainer builds its reward loop from config.reward; verl's own entry points passed load_reward_manager(config, ...) here, i.e. the same thing from the same config. A custom reward callable must become reward.custom_reward_function (or a registered reward manager) instead"),
-        ("verl.trainer.ppo.ray_trainer:RayPPOTrainer", "val_reward_fn", "dropped", None, "validation rewards come from the same reward loop (config.reward); see reward_fn"),
         ("verl.trainer.ppo.reward:load_reward_manager", "num_examine", "dropped", None, "the reward-loop managers that load_reward_manager builds take no num_examine; it only set how many decoded samples the old managers printed"),
         ("verl.trainer.ppo.reward:load_reward_manager", "max_resp_len", "removed", None, "DAPORewardManager reads it from the config: set reward.reward_kwargs.max_resp_len instead"),
         ("verl.trainer.ppo.reward:load_reward_manager", "overlong_buffer_cfg", "removed", None, "DAPORewardManager reads it from the config: set reward.reward_kwargs.overlong_buffer_cfg instead"),

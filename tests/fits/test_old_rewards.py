@@ -31,17 +31,16 @@ NATIVE = (
     .parameters
 )  # verl <= 0.6: the trainer calls old managers and reward_fn itself
 
-newest = pytest.mark.newest
+newest = pytest.mark.once
 native = pytest.mark.skipif(not NATIVE, reason="verl 0.7.1+ no longer calls old reward code itself")
 
 
 def group_setup_overrides(tmp_path):
-    """An old custom reward file that registers the whole-batch manager: legacy keys where the
-    release reads them (0.6.1), today's keys on 0.9.1."""
-    if NATIVE:
-        keys = [f"custom_reward_function.path={CUSTOM_FILE}", "reward_model.reward_manager=old_group_manager"]
-    else:
-        keys = [f"reward.custom_reward_function.path={CUSTOM_FILE}", "reward.reward_manager.name=old_group_manager"]
+    """An old custom reward file that registers the whole-batch manager, named the way old launch
+    scripts named it, with the legacy keys on every release: 0.6.1 reads them, 0.7.1 and 0.8.0
+    migrate them in main_ppo, and on 0.9.1 verl-compat's config_keys translates them at
+    composition; the old_rewards fix then finds the name in the old registry."""
+    keys = [f"custom_reward_function.path={CUSTOM_FILE}", "reward_model.reward_manager=old_group_manager"]
     return [*keys, f"actor_rollout_ref.rollout.n={N}", f"trainer.rollout_data_dir={tmp_path / 'rollout'}"]
 
 

@@ -14,7 +14,7 @@ from verl.utils.reward_score import default_compute_score
 from verl_compat import configs
 from verl_compat.fixes.old_rewards import adapter, describe
 
-pytestmark = pytest.mark.newest
+pytestmark = pytest.mark.once
 
 
 @pytest.fixture(scope="module")

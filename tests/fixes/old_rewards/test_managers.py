@@ -13,7 +13,7 @@ from verl.utils import hf_tokenizer
 
 from verl_compat.fixes.old_rewards import adapter, contract, driver, resolve
 
-pytestmark = pytest.mark.newest
+pytestmark = pytest.mark.once
 
 
 @pytest.fixture(scope="module")

@@ -171,19 +171,23 @@ def translate_launcher_names(config) -> None:
     )
 
 
-def config_step(trainer) -> None:
+def config_step(trainer) -> OldRewardManagerError | None:
     """Right after a trainer's ``__init__``, before its workers exist: decide who scores, mark the
-    config its reward workers get, and say what was adapted. Not the contract's
-    ``on_trainer_init``: the same ``__init__`` wrapper first takes ``reward_fn`` off the call."""
+    config its reward workers get, and say what was adapted; or the error that stops the launch
+    where the old setup cannot be kept. Not the contract's ``on_trainer_init``: the same
+    ``__init__`` wrapper first takes ``reward_fn`` off the call."""
     if not contract.is_new_contract_available():
-        return
+        return None
     fns = trainer_args.kept(trainer)
     scorer = driver.scorer_for_config(
         trainer.config, getattr(trainer, "tokenizer", None), fns.get("reward_fn"), fns.get("val_reward_fn")
     )
     if scorer is None or not reachable(type(trainer)):
         driver.set_current(None)
-        return
+        return None
+    if str(configs.select(trainer.config, "algorithm.adv_estimator")).lower() == "remax":
+        driver.set_current(None)
+        return OldRewardManagerError(remax_message(scorer, sorted(fns)))
     driver.set_current(scorer)
     configs.set_key(trainer.config, adapter.SCORED_IN_DRIVER, True)
     if scorer.old_class is None:
@@ -196,6 +200,25 @@ def config_step(trainer) -> None:
     else:
         path = resolve.reward_path(trainer.config)
         deprecation.warn_once(f"{NAME}:{path.name}", manager_warning(path))
+    return None
+
+
+def remax_message(scorer, fns: list[str]) -> str:
+    """REMAX scores a greedy baseline per prompt through verl's reward loop alone (verl 0.7.1+
+    ``RayPPOTrainer.fit``: ``gen_baseline_output.batch["rm_scores"]``), where an old manager or a
+    ``reward_fn`` is never called: its baseline would come from another reward."""
+    what = (
+        ", ".join(f"{key}=" for key in fns)
+        if scorer.old_class is None
+        else f"the old-contract reward manager {scorer.old_class.__module__}.{scorer.old_class.__qualname__}"
+    )
+    return (
+        f"verl-compat: algorithm.adv_estimator=remax with {what}: verl 0.7.1+ scores REMAX's greedy baseline "
+        "rollouts in its reward loop only, which cannot call old reward code on the step batch, so the baseline "
+        "would be scored by another reward than the samples. Port the reward to today's contract "
+        "(reward.custom_reward_function, or a RewardManagerBase subclass with run_single), or pin verl < 0.7.1. "
+        "Nothing was started."
+    )
 
 
 _TRAINER_INIT = trainer_args.trainer_init(config_step)

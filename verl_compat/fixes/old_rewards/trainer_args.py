@@ -33,7 +33,9 @@ _DEPTH = "_verl_compat_old_rewards_depth"
 def trainer_init(config_step):
     """The wrapper of a trainer's ``__init__``: the callables kept on the instance (off the call where
     it lacks them), then, once the outermost ``__init__`` returned (a subclass's calling its base's
-    runs it once), ``config_step(trainer)``, before the trainer builds its workers."""
+    runs it once), ``config_step(trainer)``, before the trainer builds its workers. An exception
+    ``config_step`` returns is raised there, outside the guard: a setup it cannot keep stops the
+    launch."""
 
     def wrapper(wrapped, instance, args, kwargs):
         outermost = True
@@ -54,9 +56,12 @@ def trainer_init(config_step):
         finally:
             if instance is not None:
                 vars(instance)[_DEPTH] = vars(instance).get(_DEPTH, 1) - 1
+        stop = None
         if outermost and instance is not None:
             with registry.guard(NAME, "the config step"):
-                config_step(instance)
+                stop = config_step(instance)
+        if stop is not None:
+            raise stop  # before the trainer builds any worker: what it asked cannot be kept
         return result
 
     return wrapper

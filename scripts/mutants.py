@@ -80,6 +80,31 @@ MUTANTS = (
         "        return False",
         ("tests/fixes/config_keys/test_compose_unread.py",),
     ),
+    # The driver pass calls an old-contract manager one sample at a time: a manager that reads its
+    # uid group computes another reward.
+    Mutant(
+        "old-reward-manager-called-per-sample",
+        "fixes/old_rewards/driver.py",
+        "    reward_tensor, extra = score(scorer, batch, validate)\n",
+        "    import torch\n"
+        "    parts = [score(scorer, batch[i : i + 1], validate) for i in range(len(batch))]\n"
+        "    reward_tensor = torch.cat([part[0] for part in parts])\n"
+        "    extra = {key: [v for part in parts for v in part[1][key]] for key in parts[0][1]}\n",
+        (
+            "tests/fits/test_old_rewards.py",
+            "tests/fixes/old_rewards/test_managers.py",
+            "-k",
+            "custom_reward_file or batch_manager_needs_the_batch",
+        ),
+    ),
+    # RayPPOTrainer(reward_fn=...) dropped, as before the old_rewards fix: verl's reward loop scores.
+    Mutant(
+        "users-reward-fn-dropped",
+        "fixes/old_rewards/trainer_args.py",
+        "            kept = {key: kwargs[key] for key in KEYWORDS if kwargs.get(key) is not None}\n",
+        "            kept = {}\n",
+        ("tests/fits/test_old_rewards.py", "tests/fixes/old_rewards/test_stops.py", "-k", "reward_fn"),
+    ),
     Mutant(
         "dropped-key-without-warning",
         "fixes/config_keys/compose.py",

@@ -156,15 +156,15 @@ def set_values(record: dict) -> dict:
 
 
 def where_now(path: str, config: dict) -> tuple:
-    """(successor path, kind) by the table where the installed config lacks ``path``."""
+    """(successor path, fate) by the table where the installed config lacks ``path``."""
     probe = translate.ConfigProbe(_as_config(config))
     row = translate.row_for(path)
     if probe.has_key(path) or row is None or not translate.applies(row, probe, table.ROWS):
         return path, None
-    if row.kind in ("dropped", "removed"):
-        return None, row.kind
+    if row.fate in ("dropped", "removed"):
+        return None, row.fate
     last, new = translate.resolve(row, path, probe, table.ROWS)
-    return new, last.kind
+    return new, last.fate
 
 
 def lookup(config: dict, path: str):
@@ -193,7 +193,7 @@ def lost(record: dict, config: dict) -> list:
         row = translate.row_for(path)
         if kind is not None and translate.is_inert(row, translate.value_text(value)):
             continue  # explained: it asked for what the release does anyway
-        if kind == "moved":
+        if kind == "remapped":
             value = translate.mapped_value(row, translate.value_text(value), value)
         try:
             found = lookup(config, now)

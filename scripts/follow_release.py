@@ -593,7 +593,7 @@ def follow_config(old: Release, later: list[Release], new: Release, history: His
         nearest = max((shared(p, path) for p in same), default=0)
         same = [p for p in same if shared(p, path) == nearest]
         if len(same) == 1 and nearest > 0 and len([p for p in candidates if shared(p, path) >= nearest]) == 1:
-            finding.fate, finding.new = "renamed", same[0]
+            finding.fate, finding.new = "moved", same[0]
         else:
             finding.why = (
                 f"default {value!r}" if not isinstance(value, dict) else f"a subtree of {len(value)} keys"
@@ -734,12 +734,20 @@ def old_imports_patch(text: str, rows: list[Finding], updates: list[Finding]) ->
 
 
 def config_patch(text: str, rows: list[Finding]) -> str:
+    """The committed table with the rows added as changes at the end of ROWS (the shape of docs/tables.md)."""
     lines = text.splitlines(keepends=True)
     end = next(i for i, line in enumerate(lines) if line.startswith("ROWS:"))
     end = next(i for i in range(end, len(lines)) if lines[i].rstrip() == ")")
-    block = ["    # proposed by scripts/follow_release.py\n"]
-    block += [f'    Row("{f.old}", "{f.fate}", "{f.new}", "{f.since}", "{f.evidence}"),\n' for f in rows]
-    return "".join(lines[:end] + (block if rows else []) + lines[end:])
+    by_change: dict[tuple[str, str], list[Finding]] = {}
+    for f in rows:
+        by_change.setdefault((f.evidence, f.since), []).append(f)
+    block = []
+    for (evidence, since), found in sorted(by_change.items(), key=lambda kv: (vkey(kv[0][1]), kv[0][0])):
+        block.append(f"    # proposed by scripts/follow_release.py: {evidence}\n")
+        block.append(f'    *_change("{evidence}", "{since}", "",\n')
+        block += [f'        ("{f.old}", "{f.fate}", "{f.new}"),\n' for f in sorted(found, key=lambda f: f.old)]
+        block.append("    ),\n")
+    return "".join(lines[:end] + block + lines[end:])
 
 
 def unified(path: Path, before: str, after: str) -> str:
@@ -889,7 +897,7 @@ def main(argv=None) -> int:
 
     def same_key(f):
         r = committed_keys.get(f.old)
-        return r is not None and (r.kind, r.new, r.since, r.evidence) == (f.fate, f.new, f.since, f.evidence)
+        return r is not None and (r.fate, r.new, r.since, r.evidence) == (f.fate, f.new, f.since, f.evidence)
 
     imports_text, keys_text = OLD_IMPORTS.read_text(), CONFIG_KEYS.read_text()
     diff_imports = unified(
@@ -922,9 +930,7 @@ def main(argv=None) -> int:
         later_kw = [k for k in imports_table.KEYWORD_ROWS if vkey(k.since) > until]
         figures["compare"] = {
             "old_imports": compare(later_imports, new_imports, [f for f in judged if f.table == "old_imports"]),
-            "config_keys": compare(
-                later_keys, new_keys, [f for f in judged if f.table == "config_keys"], key=lambda r: r.kind
-            ),
+            "config_keys": compare(later_keys, new_keys, [f for f in judged if f.table == "config_keys"]),
             "keywords": [
                 [k.callable, k.old, k.evidence, any(f.old == f"{k.callable}({k.old}=)" for f in judged)]
                 for k in later_kw

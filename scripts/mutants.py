@@ -47,8 +47,8 @@ MUTANTS = (
     Mutant(
         "config-keys-successor-renamed",
         "fixes/config_keys/table.py",
-        'Row("trainer.profile_steps", "renamed", "global_profiler.steps"',
-        'Row("trainer.profile_steps", "renamed", "global_profiler.stepz"',
+        '("trainer.profile_steps", "moved", "global_profiler.steps")',
+        '("trainer.profile_steps", "moved", "global_profiler.stepz")',
         ("tests/fixes/test_tables_hold.py", "-k", "trainer.profile_steps"),
         caught_by="test_config_keys_row_holds[trainer.profile_steps]",
     ),
@@ -109,7 +109,7 @@ MUTANTS = (
         "dropped-key-without-warning",
         "fixes/config_keys/compose.py",
         "        if finding not in stops:\n",
-        '        if finding not in stops and finding.row.kind != "dropped":\n',
+        '        if finding not in stops and finding.row.fate != "dropped":\n',
         ("tests/fixes/config_keys/test_compose.py", "tests/fits/test_config_keys.py"),
     ),
     # An error in a fix's own logic after its work is done: fail-open swallows it and the run's

@@ -11,7 +11,7 @@ that config, never the version string:
   free-form parent dict for a key that stayed at the same path), or the release predates both.
 
 In a release that has the table's latest changes (0.9.1 today) every old path must be gone and
-each successor there. The table's own sanity (unique old paths, valid kinds, evidence) is checked here too.
+each successor there. The table's own sanity (unique old paths, valid fates, evidence) is checked here too.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 from paths import DOCS
 
-from verl_compat.fixes.config_keys.table import KINDS, ROWS, Row
+from verl_compat.fixes.config_keys.table import FATES, ROWS, Row
 
 CONFIG_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0]) / "trainer" / "config"
 KEY_ROWS = [row for row in ROWS if not row.group]
@@ -81,12 +81,12 @@ def row_of(path: str) -> Row | None:
 
 
 def final_successor(row: Row) -> str | None:
-    """Where a renamed/moved row's value lands in this release: its successor, followed through
+    """Where a moved/remapped row's value lands in this release: its successor, followed through
     chained rows while the successor is itself an old path this release lacks."""
     path, seen = row.new, {row.old}
     while path is not None and not present(path):
         nxt = row_of(path)
-        if nxt is None or nxt.old in seen or nxt.kind not in ("renamed", "moved"):
+        if nxt is None or nxt.old in seen or nxt.fate not in ("moved", "remapped"):
             break
         seen.add(nxt.old)
         path = nxt.new + path[len(nxt.old) :]
@@ -99,7 +99,7 @@ def newest_release() -> bool:
     the table's latest ``since`` have left their old path for their successor here. (Absence alone
     proves nothing: an older release lacks keys that came after it, too.)"""
     latest = max((row.since for row in KEY_ROWS), key=lambda v: tuple(int(p) for p in v.split(".")))
-    rows = [row for row in KEY_ROWS if row.since == latest and row.kind in ("renamed", "moved")]
+    rows = [row for row in KEY_ROWS if row.since == latest and row.fate in ("moved", "remapped")]
     return bool(rows) and all(not present(row.old) and present(final_successor(row)) for row in rows)
 
 
@@ -119,7 +119,7 @@ def test_row_against_installed_config(row: Row):
         # already exist beside it: 0.7.1-0.9.0 had actor.router_replay and actor.megatron.router_replay).
         assert not newest_release(), f"{row.old} is still in the newest release"
         return
-    if row.kind in ("dropped", "removed"):
+    if row.fate in ("dropped", "removed"):
         assert row.new is None
         return
     if row.new == row.old:
@@ -143,35 +143,40 @@ def test_table_sanity():
     olds = [row.old for row in ROWS]
     assert len(olds) == len(set(olds)), "duplicate old paths"
     for row in ROWS:
-        assert row.kind in KINDS, row
+        assert row.fate in FATES, row
         assert row.evidence.startswith("verl"), row
         assert row.since, row
-        if row.kind in ("renamed", "moved"):
+        if row.fate in ("moved", "remapped"):
             assert row.new, row
         else:
             assert row.new is None, row
-        if row.kind == "moved":
+        if row.fate == "remapped":
             assert row.values, row
-        if row.kind in ("dropped", "removed"):
-            assert row.why, row
-        assert not row.inert or row.kind in ("removed", "moved"), row
+        if row.fate in ("dropped", "removed"):
+            assert row.note, row
+        assert not row.inert or row.fate in ("removed", "remapped"), row
         assert not set(row.inert) & {old for old, _ in row.values}, row
         if row.group:
             assert "." not in row.old and row.values, row
+    # A row under another row's subtree comes first: translate_config moves a YAML's keys row by row,
+    # and the subtree's row would take the deeper key with it (actor_rollout_ref.ref.model.path, a
+    # removed key, silently dropped with actor_rollout_ref.ref.model).
+    for i, row in enumerate(ROWS):
+        assert not [r.old for r in ROWS[i + 1 :] if r.old.startswith(row.old + ".")], f"{row.old} before its subtree"
     # No row shadows another's subtree unless it is deliberately finer (a subtree row and a key
     # under it with another fate).
     for row in KEY_ROWS:
         if row.new and row.new != row.old and row.new in OLD_PATHS:
-            assert row_of(row.new).kind in ("renamed", "moved"), f"{row.old} chains into a dead end"
+            assert row_of(row.new).fate in ("moved", "remapped"), f"{row.old} chains into a dead end"
 
 
 def test_docs_state_the_table_size():
-    kinds = collections.Counter(row.kind for row in ROWS)
+    fates = collections.Counter(row.fate for row in ROWS)
     size = (
-        f"{len(ROWS)} rows: {kinds['renamed']} renamed, {kinds['moved']} moved, {kinds['dropped']} dropped, "
-        f"{kinds['removed']} removed"
+        f"{len(ROWS)} rows: {fates['moved']} moved, {fates['remapped']} remapped, {fates['dropped']} dropped, "
+        f"{fates['removed']} removed"
     )
-    inert = f"{sum(bool(row.inert) for row in ROWS)} removed or moved rows name inert values"
+    inert = f"{sum(bool(row.inert) for row in ROWS)} removed or remapped rows name inert values"
     page = " ".join((DOCS / "config_keys.md").read_text().split())
     assert size in page and inert in page
 

@@ -1,6 +1,6 @@
 """The config_keys translation engine, pure: Hydra's override grammar, a config probe, no verl.
 
-The rows here are the test's own (every kind, a subtree row, a group option), so these checks hold
+The rows here are the test's own (every fate, a subtree row, a group option), so these checks hold
 whatever verl's table says; the table's rows are checked against each installed release by the
 table's own tests.
 """
@@ -14,26 +14,26 @@ from verl_compat.fixes.config_keys.table import Row
 pytestmark = pytest.mark.once
 
 ROWS = (
-    Row("critic.model.fsdp_config", "renamed", "critic.fsdp", "0.8.0", "verl#1"),
-    Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", "verl#2"),
-    Row("rollout.mode", "moved", "rollout.async", "0.9.0", "verl#3", values=(("sync", False), ("async", True))),
+    Row("critic.model.fsdp_config", "moved", "critic.fsdp", "0.8.0", "verl#1"),
+    Row("trainer.profile_steps", "moved", "global_profiler.steps", "0.6.0", "verl#2"),
+    Row("rollout.mode", "remapped", "rollout.async", "0.9.0", "verl#3", values=(("sync", False), ("async", True))),
     Row(
         "rollout.disable_cache",
-        "moved",
+        "remapped",
         "rollout.engine_kwargs.sglang.cache_gb",
         "0.9.0",
         "verl#9",
         values=((True, 0),),
         inert=(False,),
     ),
-    Row("actor.megatron.grad_offload", "dropped", None, "0.9.1", "verl#7544", why="it never had an effect"),
+    Row("actor.megatron.grad_offload", "dropped", None, "0.9.1", "verl#7544", note="it never had an effect"),
     Row(
         "trainer.use_legacy_worker_impl",
         "removed",
         None,
         "0.9.0",
         "verl#4",
-        why="the legacy workers are gone",
+        note="the legacy workers are gone",
         inert=("auto",),
     ),
     Row(
@@ -42,15 +42,15 @@ ROWS = (
         None,
         "0.9.0",
         "verl#5",
-        why="no MindSpeed engine",
+        note="no MindSpeed engine",
         values=(("mindspeed", None),),
         group=True,
     ),
-    Row("rollout.skip_rollout", "renamed", "rollout.skip.enable", "0.8.0", "verl#6"),
-    Row("rollout.skip.enable", "renamed", "skip.rollout.enable", "0.9.0", "verl#7"),
+    Row("rollout.skip_rollout", "moved", "rollout.skip.enable", "0.8.0", "verl#6"),
+    Row("rollout.skip.enable", "moved", "skip.rollout.enable", "0.9.0", "verl#7"),
     Row(
         "rollout.engine_kwargs.sglang.attention_backend",
-        "renamed",
+        "moved",
         "rollout.engine_kwargs.sglang.attention_backend",
         "0.9.0",
         "verl#8",
@@ -191,8 +191,8 @@ def test_yaml_body_old_keys_move_into_the_composed_config():
     findings = translate.translate_config(user, probe(), ROWS)
     assert user.critic.fsdp.param_offload is True and "fsdp_config" not in user.critic.model
     assert "megatron" not in user.actor  # left empty, and not in verl's config: it goes too
-    assert [(f.key, f.row.kind) for f in findings] == [
-        ("critic.model.fsdp_config.param_offload", "renamed"),
+    assert [(f.key, f.row.fate) for f in findings] == [
+        ("critic.model.fsdp_config.param_offload", "moved"),
         ("actor.megatron.grad_offload", "dropped"),
     ]
 

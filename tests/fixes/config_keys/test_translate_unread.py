@@ -17,20 +17,20 @@ pytestmark = pytest.mark.once
 
 READER = Reader("migrate_legacy", "trainer/main.py", "reward")
 ROWS = (
-    Row("custom_fn", "renamed", "reward.custom_fn", "0.9.0", "verl#6710", reader=READER),
-    Row("legacy.manager", "renamed", "reward.manager.name", "0.9.0", "verl#6710", reader=READER),
-    Row("legacy.kwargs", "renamed", "reward.kwargs", "0.9.0", "verl#6710", reader=READER),
+    Row("custom_fn", "moved", "reward.custom_fn", "0.9.0", "verl#6710", reader=READER),
+    Row("legacy.manager", "moved", "reward.manager.name", "0.9.0", "verl#6710", reader=READER),
+    Row("legacy.kwargs", "moved", "reward.kwargs", "0.9.0", "verl#6710", reader=READER),
     Row(
         "legacy.model.trust_remote_code",
         "removed",
         None,
         "0.9.0",
         "verl#6710",
-        why="no key of this verl sets it",
+        note="no key of this verl sets it",
         inert=(None, False),
         reader=READER,
     ),
-    Row("old.knob", "renamed", "new.knob", "0.8.0", "verl#1"),
+    Row("old.knob", "moved", "new.knob", "0.8.0", "verl#1"),
 )
 
 # A release that declares the legacy block at null beside its reward section.

@@ -269,7 +269,7 @@ def report(found) -> str | None:
     """Warn once per key; return the error text when a finding stops the run."""
     stops = translate.stopping(found)
     for finding in found:
-        findings.record(finding.key, finding.new_key or finding.row.kind)
+        findings.record(finding.key, finding.new_key or finding.row.fate)
         if finding not in stops:
             deprecation.warn_once(f"{NAME}:{finding.key}", finding.warning())
     return translate.stop_message(stops) if stops else None

@@ -19,7 +19,7 @@ from pathlib import Path
 from ... import _version, probes
 from ...migrate_contract import Delete, Edit, Options, Refusal, Rename, Rule, Set, Setting
 from . import installed, readers, translate
-from .table import ROWS
+from .table import ROWS, said
 
 _KEY_ROWS = tuple(row for row in ROWS if not row.group)
 _GROUPS = tuple(row.old for row in ROWS if row.group)
@@ -200,8 +200,8 @@ class _OldKeyInText:
 
 
 class OldKeysToInstalledVerl(Rule):
-    """Trainer-config keys verl renamed or removed, in the installed verl's own keys: a renamed or
-    moved key goes to its successor (values mapped), a dropped one is deleted, a removed one is
+    """Trainer-config keys verl renamed or removed, in the installed verl's own keys: a moved or
+    remapped key goes to its successor (values mapped), a dropped one is deleted, a removed one is
     refused with what to do instead. Needs verl installed: which keys it has decides.
     """
 
@@ -253,7 +253,7 @@ def _binding_edits(key: str, settings: dict[str, Setting], probe: _InstalledKeys
     row = translate.row_for(key, _KEY_ROWS)
     if row is None or not translate.applies(row, probe, ROWS):
         return []
-    if row.kind in ("dropped", "removed"):
+    if row.fate in ("dropped", "removed"):
         return [Delete(key)]
     _, new_key = translate.resolve(row, key, probe, ROWS)
     return [Delete(key)] if new_key in settings else [Rename(key, new_key, added=not probe.has_key(new_key))]
@@ -285,27 +285,27 @@ def _edits(key: str, setting: Setting, settings: dict[str, Setting], probe) -> l
     if not translate.applies(row, probe, ROWS) or _unset_declared(row, setting):
         return []
     text = translate.value_text(setting.value)
-    if row.kind == "dropped" or (setting.known and translate.is_inert(row, text)):
+    if row.fate == "dropped" or (setting.known and translate.is_inert(row, text)):
         return [Delete(key)]
-    if row.kind == "removed" or (row.kind == "moved" and not setting.known):
-        why = row.why if row.kind == "removed" else "its value comes from the shell or an interpolation"
+    if row.fate == "removed" or (row.fate == "remapped" and not setting.known):
+        why = row.note if row.fate == "removed" else "its value comes from the shell or an interpolation"
         raise Refusal(
             setting.lines,
-            f"{key}={text} was {row.kind} in verl {row.since} ({row.evidence}): {why}",
+            f"{key}={text} was {said(row.fate)} in verl {row.since} ({row.evidence}): {why}",
         )
     last, new_key = translate.resolve(row, key, probe, ROWS)
     added = not probe.has_key(new_key)
-    value = translate.mapped(last, setting.value) if last.kind == "moved" else setting.value
+    value = translate.mapped(last, setting.value) if last.fate == "remapped" else setting.value
     if new_key in settings:
         other = settings[new_key]
         if (other.value, other.known) == (value, setting.known):
             return [Delete(key)]
         raise Refusal(
             [*setting.lines, *other.lines],
-            f"{key}={text} ({row.kind} to {new_key} in verl {row.since}) and {new_key}="
+            f"{key}={text} ({said(row.fate)} to {new_key} in verl {row.since}) and {new_key}="
             f"{translate.value_text(other.value)} differ: keep one",
         )
-    if last.kind == "moved" or row.kind == "moved":
+    if last.fate == "remapped" or row.fate == "remapped":
         return [Set(new_key, value, near=key, added=added), Delete(key)]
     return [Rename(key, new_key, added=added)]
 
@@ -320,10 +320,10 @@ def _group_edits(group: str, setting: Setting, probe) -> list[Edit]:
         ):
             if probe.has_option(group, str(setting.value)):
                 return []
-            if row.kind == "removed":
+            if row.fate == "removed":
                 raise Refusal(
                     setting.lines,
-                    f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.why}",
+                    f"{group}={setting.value} was removed in verl {row.since} ({row.evidence}): {row.note}",
                 )
             return [Set(group, translate.mapped_value(row, str(setting.value), setting.value))]
     return []

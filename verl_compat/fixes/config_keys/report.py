@@ -12,6 +12,7 @@ from typing import Any
 
 from ... import registry
 from . import translate
+from .table import said
 
 NAME = registry.fix_name(__name__)
 
@@ -19,17 +20,17 @@ NAME = registry.fix_name(__name__)
 def fate(finding: translate.Finding, stops: bool) -> str:
     """One line: the key as written and what the launch does with it."""
     row, written = finding.row, f"{finding.key}={finding.value}" if finding.value else finding.key
-    change = f"{row.kind} in verl {row.since}, {row.evidence}"
+    change = f"{said(row.fate)} in verl {row.since}, {row.evidence}"
     if finding.conflict is not None:
         return f"{written}: conflicts with {finding.new_key}={finding.conflict} ({change}): stops the launch"
-    if row.kind == "added":
+    if row.fate == "added":
         return f"+{written} -> {finding.replacement} (verl has this key now; Hydra refuses to add it again)"
-    if row.kind == "dropped" or finding.inert:
-        return f"{written}: ignored ({change}): {row.why or 'it has no effect any more'}"
-    if row.kind == "removed" and stops:
-        return f"{written}: stops the launch ({change}): {row.why}"
-    if row.kind == "removed":
-        return f"{written}: ignored, {translate.ALLOW_REMOVED}=1 ({change}): {row.why}"
+    if row.fate == "dropped" or finding.inert:
+        return f"{written}: ignored ({change}): {row.note or 'it has no effect any more'}"
+    if row.fate == "removed" and stops:
+        return f"{written}: stops the launch ({change}): {row.note}"
+    if row.fate == "removed":
+        return f"{written}: ignored, {translate.ALLOW_REMOVED}=1 ({change}): {row.note}"
     return f"{written} -> {finding.replacement} ({change})"
 
 
@@ -39,7 +40,7 @@ def describe(findings: tuple[translate.Finding, ...]) -> dict[str, Any]:
         {
             "key": finding.key,
             "value": finding.value,
-            "kind": finding.row.kind,
+            "kind": said(finding.row.fate),  # the word doctor has always shown
             "new_key": finding.new_key,
             "replacement": finding.replacement,
             "since": finding.row.since,

@@ -10,7 +10,7 @@ How the rows were found: each release's config was composed with Hydra (the rele
 ``verl/trainer/config`` for v0.4.0 … v0.9.0 and main, the installed wheel for 0.9.1), every node path
 listed, and the paths missing from the next release collected. Each was then traced in verl's git
 history (``git log -S<key> -- verl/trainer/config``) to the commit that changed it, whose diff, pull
-request text and the code that reads the config decided the kind. Paths a later release added back
+request text and the code that reads the config decided the fate. Paths a later release added back
 need no row (the only ones: the per-role ``profiler`` sections, absent from 0.5.0 alone).
 ``_target_`` keys (verl's own dataclass bindings) have none either.
 
@@ -18,14 +18,17 @@ A row names a dotted path as a user writes it in an override, from the config ro
 whole subtree (``critic.model.fsdp_config``): the row then applies to every key under it, the rest
 of the key kept (``critic.model.fsdp_config.param_offload`` -> ``critic.fsdp.param_offload``).
 
-``kind``:
+``fate`` (the words are defined once for every table in docs/tables.md):
 
-- ``renamed``: the value moves to ``new`` as written;
-- ``moved``: the value moves to ``new`` through ``values`` (``((old_value, new_value), ...)``);
+- ``moved``: the value moves to ``new`` as written;
+- ``remapped``: the value moves to ``new`` through ``values`` (``((old_value, new_value), ...)``);
 - ``dropped``: has no effect any more, and what the user asked is what the release does anyway: the
-  key is removed with a warning that says why (``why``);
+  key is removed with a warning that says why (``note``);
 - ``removed``: asks for something the release cannot do: the run stops before workers start, and
-  ``why`` says what to do instead.
+  ``note`` says what to do instead.
+
+The messages users read keep their words (:func:`said`): a ``moved`` key "is renamed to" its
+successor, a ``remapped`` one "is moved to" it.
 
 ``since`` is the first release without the old path ("0.9.1" for changes only the 0.9.1 wheel
 has, which main at the commit above does not yet show). ``evidence`` names the verl pull request and
@@ -59,16 +62,35 @@ did not set keeps today's default (``custom_reward_function.name``: ``compute_sc
 
 One field beyond the core format: ``inert``, the values that asked for nothing beyond what the
 release does anyway (mostly the old default). Such a value is dropped with a warning instead of
-stopping the run (``removed``: ``use_legacy_worker_impl=auto``) or being moved (``moved``:
+stopping the run (``removed``: ``use_legacy_worker_impl=auto``) or being moved (``remapped``:
 ``disable_mm_preprocessor_cache=False`` is not turned into a vLLM setting verl would otherwise choose).
+
+The shape: rows are grouped by verl change (:func:`_change`: its evidence, its ``since`` and its
+note, written once; a comment above it gives the commit's subject), one row per line (a ``# fmt:
+off`` region: a review diff is a row): ``(old, fate, new)``, ``(old, fate, new, note)`` or ``(old,
+fate, new, note, {"values": ..., "inert": ..., "group": ...})``, a ``note`` of ``None`` being the
+change's. A moved or remapped row has no note unless it gives one; a dropped or removed row
+without its own note has the change's. The changes are in release order, then by pull request;
+a row under another row's subtree comes before it (:func:`.translate.translate_config` moves a
+YAML's keys row by row, and the subtree's row would take the deeper key with it).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, Literal, TypedDict
 
-KINDS = ("renamed", "moved", "dropped", "removed")
+Fate = Literal["moved", "remapped", "dropped", "removed"]
+FATES: tuple[Fate, ...] = ("moved", "remapped", "dropped", "removed")
 TRAINER_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")  # verl's configs the table covers
+
+# The words the messages use for two fates: users read "is renamed to" and "was moved" as before.
+_SAID = {"moved": "renamed", "remapped": "moved"}
+
+
+def said(fate: str) -> str:
+    """The word a warning, a doctor row or a migrate message uses for ``fate``."""
+    return _SAID.get(fate, fate)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,19 +105,57 @@ class Reader:
 
 @dataclasses.dataclass(frozen=True)
 class Row:
-    old: str
-    kind: str
-    new: str | None
-    since: str
-    evidence: str
-    why: str = ""
-    values: tuple = ()
+    old: str  # a dotted path from the config root; a group row: the config group
+    fate: Fate
+    new: str | None  # None when dropped or removed
+    since: str  # first release without the old path
+    evidence: str  # "verl#NNNN (9 hex digits)"
+    note: str = ""
+    values: tuple[tuple[Any, Any], ...] = ()  # remapped: (old value, new value); a group row: (option, None)
     group: bool = False
-    inert: tuple = ()
+    inert: tuple[Any, ...] = ()
     reader: Reader | None = None  # declared but unread: see the module's docstring
 
 
-# Explanations shared by several rows.
+class _Extra(TypedDict, total=False):
+    values: tuple[tuple[Any, Any], ...]
+    inert: tuple[Any, ...]
+    group: bool
+
+
+# One row as written in a change: (old, fate, new), (old, fate, new, note) or (old, fate, new, note, extra);
+# a note of None is the change's.
+_Entry = (
+    tuple[str, Fate, str | None]
+    | tuple[str, Fate, str | None, str | None]
+    | tuple[str, Fate, str | None, str | None, _Extra]
+)
+
+
+def _change(evidence: str, since: str, note: str, *entries: _Entry) -> tuple[Row, ...]:
+    """The rows of one verl change: a moved or remapped row keeps no note unless it gives one; a dropped or
+    removed row without its own note gets the change's."""
+    return _rows(evidence, since, note, None, entries)
+
+
+def _unread_change(reader: Reader, evidence: str, since: str, note: str, *entries: _Entry) -> tuple[Row, ...]:
+    """The rows of a change that left keys declared but unread: each row names the reader."""
+    return _rows(evidence, since, note, reader, entries)
+
+
+def _rows(evidence: str, since: str, note: str, reader: Reader | None, entries: tuple[_Entry, ...]) -> tuple[Row, ...]:
+    rows = []
+    for entry in entries:
+        old, fate, new = entry[0], entry[1], entry[2]
+        own = entry[3] if len(entry) > 3 else None
+        extra: _Extra = entry[4] if len(entry) > 4 else {}
+        if own is None:
+            own = note if fate in ("dropped", "removed") else ""
+        rows.append(Row(old, fate, new, since, evidence, own, reader=reader, **extra))
+    return tuple(rows)
+
+
+# Notes shared by several rows.
 _GRAD_OFFLOAD = "it never had an effect: Megatron gradients live with the parameters and follow param_offload"
 _MINDSPEED = (
     "verl removed the MindSpeed-LLM engine (model_engine=mindspeed); "
@@ -117,41 +177,7 @@ _NPU_CONTENTS = (
     "(e.g. [npu,cpu,memory,shapes,module,stack]); set that list instead"
 )
 
-# The reference model's optimizer keys only model_engine=mindspeed composed (0.8.0 - 0.9.0).
-_MINDSPEED_REF_OPTIM = (
-    "optimizer",
-    "override_optimizer_config",
-    "min_lr",
-    "lr_decay_steps",
-    "lr_decay_style",
-    "lr_warmup_init",
-    "lr_wsd_decay_steps",
-    "lr_wsd_decay_style",
-    "weight_decay_incr_style",
-    "use_checkpoint_opt_param_scheduler",
-    "use_layer_wise_distributed_optimizer",
-    "use_precision_aware_optimizer",
-    "exp_avg_dtype",
-    "exp_avg_sq_dtype",
-    "main_grads_dtype",
-    "muon_coefficient_type",
-    "muon_extra_scale_factor",
-    "muon_fp32_matmul_prec",
-    "muon_match_adamw_update_rms",
-    "muon_momentum",
-    "muon_nesterov",
-    "muon_num_ns_steps",
-    "muon_scalar_optimizer",
-    "muon_scale_mode",
-    "muon_split_qkv",
-    "muon_tp_mode",
-)
 
-_PROFILER_2894 = "verl#2894 (545f89984)"
-_REWARD_5194 = "verl#5194 (4ef45d093)"
-_REWARD_5255 = "verl#5255 (67dc84b96)"
-_MINDSPEED_7374 = "verl#7374 (859c71295)"
-_UNREAD_6710 = "verl#6710 (45632b5fa)"
 LEGACY_REWARD = Reader("migrate_legacy_reward_impl", "trainer/main_ppo.py", "reward")
 _RM_MODEL_CONFIG = (
     "verl 0.9.0 builds the reward model's HFModelConfig from reward.reward_model.model_path alone "
@@ -160,611 +186,278 @@ _RM_MODEL_CONFIG = (
 )
 
 
-def _per_role(suffix: str, kind: str, new: str | None, since: str, evidence: str, roles, why: str = "", **kw):
-    """The same change made under several roles (actor, ref, critic); ``{role}`` in ``new`` and
-    ``why`` names each."""
-    return tuple(
-        Row(
-            f"{role}.{suffix}",
-            kind,
-            new.format(role=role) if new else None,
-            since,
-            evidence,
-            why=why.format(role=role),
-            **kw,
-        )
-        for role in roles
-    )
-
-
-_ACTOR, _REF, _CRITIC = "actor_rollout_ref.actor", "actor_rollout_ref.ref", "critic"
-_ROLLOUT = "actor_rollout_ref.rollout"
-
+# One verl change after another (by release, then pull request).
+# fmt: off
 ROWS: tuple[Row, ...] = (
-    # --- trainer and profiler (0.4.1 - 0.7.1) ---------------------------------------------------
-    Row("trainer.profile_steps", "renamed", "global_profiler.steps", "0.6.0", _PROFILER_2894),
-    Row(
-        "trainer.controller_nsight_options",
-        "renamed",
-        "global_profiler.global_tool_config.nsys.controller_nsight_options",
-        "0.6.0",
-        _PROFILER_2894,
+    # [ckpt] refactor: enhance FSDP checkpoint manager flexibility (#1350)
+    *_change("verl#1350 (a1a152ee4)", "0.4.1", "",
+        ("actor_rollout_ref.actor.checkpoint.contents", "moved", "actor_rollout_ref.actor.checkpoint.save_contents", "load_contents defaults to save_contents"),
+        ("critic.checkpoint.contents", "moved", "critic.checkpoint.save_contents", "load_contents defaults to save_contents"),
     ),
-    Row(
-        "trainer.worker_nsight_options",
-        "renamed",
-        "global_profiler.global_tool_config.nsys.worker_nsight_options",
-        "0.6.0",
-        _PROFILER_2894,
+    # [sglang] feat: Support async multi-turn rollout with simulation feedback in sglang (#1630)
+    *_change("verl#1630 (c7aa5e845)", "0.4.1", "",
+        ("actor_rollout_ref.rollout.multi_turn.max_turns", "moved", "actor_rollout_ref.rollout.multi_turn.max_assistant_turns", "0.4.1 limits assistant and user turns separately (max_user_turns)"),
     ),
-    Row(
-        "trainer.npu_profile.options.level",
-        "renamed",
-        "actor_rollout_ref.actor.profiler.tool_config.npu.level",
-        "0.6.0",
-        _PROFILER_2894,
+    # [rollout] feat: follow OpenAI tool calling schema in chat scheduler (#1831)
+    *_change("verl#1831 (457f4d2a2)", "0.4.1", "verl removed the chat scheduler (verl#2725); multi-turn rollouts run as agent loops (actor_rollout_ref.rollout.agent)",
+        ("actor_rollout_ref.rollout.chat_scheduler", "removed", None, None, {"inert": (None,)}),
     ),
-    Row(
-        "trainer.npu_profile.options.analysis",
-        "renamed",
-        "actor_rollout_ref.actor.profiler.tool_config.npu.analysis",
-        "0.6.0",
-        _PROFILER_2894,
+    # [BREAKING][rollout] refactor: drop vllm v0.5.4 and v0.6.3 support (#2257)
+    *_change("verl#2257 (52065c640)", "0.5.0", "FIRE sampling went with vLLM 0.5.4/0.6.3 support",
+        ("actor_rollout_ref.rollout.use_fire_sampling", "removed", None, None, {"inert": (False,)}),
     ),
-    Row("trainer.npu_profile.options.save_path", "renamed", "global_profiler.save_path", "0.6.0", _PROFILER_2894),
-    *(
-        Row(
-            f"trainer.npu_profile.options.{key}",
-            "removed",
-            None,
-            "0.6.0",
-            _PROFILER_2894,
-            why=_NPU_CONTENTS,
-            inert=(False,),
-        )
-        for key in ("record_shapes", "with_cpu", "with_memory", "with_module", "with_npu", "with_stack")
+    # [perf] feat: add range tag to start/stop profile; clean actor_rollout_ref.profiler (#2456)
+    *_change("verl#2456 (1dfc1359d)", "0.5.0", "",
+        ("actor_rollout_ref.actor.profiler.discrete", "moved", "global_profiler.global_tool_config.nsys.discrete", "nsys' discrete mode is one global setting since 0.6.0"),
+        ("actor_rollout_ref.ref.profiler.discrete", "moved", "global_profiler.global_tool_config.nsys.discrete", "nsys' discrete mode is one global setting since 0.6.0"),
+        ("actor_rollout_ref.rollout.profiler.discrete", "moved", "global_profiler.global_tool_config.nsys.discrete", "nsys' discrete mode is one global setting since 0.6.0"),
     ),
-    Row(
-        "actor_rollout_ref.profiler.discrete",
-        "renamed",
-        "global_profiler.global_tool_config.nsys.discrete",
-        "0.6.0",
-        _PROFILER_2894,
-        why="0.6.0 keeps nsys' discrete mode in the global tool config, which every role's profiler reads",
+    # [cfg] feat: add critic config class (#2583)
+    *_change("verl#2583 (0b62a6ece)", "0.5.0", "the critic never read it: the KL controller is algorithm.kl_ctrl",
+        ("critic.kl_ctrl", "dropped", None),
     ),
-    Row(
-        "actor_rollout_ref.profiler.all_ranks",
-        "renamed",
-        "actor_rollout_ref.actor.profiler.all_ranks",
-        "0.6.0",
-        _PROFILER_2894,
-        why="0.6.0 gives each role its own profiler; the rollout's and ref's default to the actor's",
+    # [BREAKING][megatron] refactor: activation checkpointing APIs (#2651)
+    *_change("verl#2651 (c5b189a1a)", "0.5.0", "",
+        ("actor_rollout_ref.model.gradient_checkpointing_kwargs.activations_checkpoint_granularity", "moved", "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
+        ("actor_rollout_ref.model.gradient_checkpointing_kwargs.activations_checkpoint_method", "moved", "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_method", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
+        ("actor_rollout_ref.model.gradient_checkpointing_kwargs.activations_checkpoint_num_layers", "moved", "actor_rollout_ref.actor.megatron.override_transformer_config.recompute_num_layers", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
+        ("critic.model.gradient_checkpointing_kwargs.activations_checkpoint_granularity", "moved", "critic.megatron.override_transformer_config.recompute_granularity", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
+        ("critic.model.gradient_checkpointing_kwargs.activations_checkpoint_method", "moved", "critic.megatron.override_transformer_config.recompute_method", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
+        ("critic.model.gradient_checkpointing_kwargs.activations_checkpoint_num_layers", "moved", "critic.megatron.override_transformer_config.recompute_num_layers", "Megatron activation checkpointing is set through override_transformer_config since 0.5.0"),
     ),
-    Row(
-        "actor_rollout_ref.profiler.ranks",
-        "renamed",
-        "actor_rollout_ref.actor.profiler.ranks",
-        "0.6.0",
-        _PROFILER_2894,
-        why="0.6.0 gives each role its own profiler; the rollout's and ref's default to the actor's",
+    # [rollout] feat: remove chat scheduler (#2725)
+    *_change("verl#2725 (f10780083)", "0.6.0", "verl removed the chat scheduler and its callbacks; multi-turn rollouts run as agent loops (actor_rollout_ref.rollout.agent)",
+        ("actor_rollout_ref.rollout.multi_turn.completion_callback", "removed", None, None, {"inert": (None,)}),
     ),
-    *(
-        Row(
-            f"{role}.profiler.discrete",
-            "renamed",
-            "global_profiler.global_tool_config.nsys.discrete",
-            since,
-            evidence,
-            why="nsys' discrete mode is one global setting since 0.6.0",
-        )
-        for role, since, evidence in (
-            (_ACTOR, "0.5.0", "verl#2456 (1dfc1359d)"),
-            (_REF, "0.5.0", "verl#2456 (1dfc1359d)"),
-            ("actor_rollout_ref.rollout", "0.5.0", "verl#2456 (1dfc1359d)"),
-            (_CRITIC, "0.6.0", _PROFILER_2894),
-        )
+    # [BREAKING] [perf] refactor: Profiler api refactor (#2894)
+    *_change("verl#2894 (545f89984)", "0.6.0", _NPU_CONTENTS,
+        ("trainer.profile_steps", "moved", "global_profiler.steps"),
+        ("trainer.controller_nsight_options", "moved", "global_profiler.global_tool_config.nsys.controller_nsight_options"),
+        ("trainer.worker_nsight_options", "moved", "global_profiler.global_tool_config.nsys.worker_nsight_options"),
+        ("trainer.npu_profile.options.level", "moved", "actor_rollout_ref.actor.profiler.tool_config.npu.level"),
+        ("trainer.npu_profile.options.analysis", "moved", "actor_rollout_ref.actor.profiler.tool_config.npu.analysis"),
+        ("trainer.npu_profile.options.save_path", "moved", "global_profiler.save_path"),
+        ("trainer.npu_profile.options.record_shapes", "removed", None, None, {"inert": (False,)}),
+        ("trainer.npu_profile.options.with_cpu", "removed", None, None, {"inert": (False,)}),
+        ("trainer.npu_profile.options.with_memory", "removed", None, None, {"inert": (False,)}),
+        ("trainer.npu_profile.options.with_module", "removed", None, None, {"inert": (False,)}),
+        ("trainer.npu_profile.options.with_npu", "removed", None, None, {"inert": (False,)}),
+        ("trainer.npu_profile.options.with_stack", "removed", None, None, {"inert": (False,)}),
+        ("actor_rollout_ref.profiler.discrete", "moved", "global_profiler.global_tool_config.nsys.discrete", "0.6.0 keeps nsys' discrete mode in the global tool config, which every role's profiler reads"),
+        ("actor_rollout_ref.profiler.all_ranks", "moved", "actor_rollout_ref.actor.profiler.all_ranks", "0.6.0 gives each role its own profiler; the rollout's and ref's default to the actor's"),
+        ("actor_rollout_ref.profiler.ranks", "moved", "actor_rollout_ref.actor.profiler.ranks", "0.6.0 gives each role its own profiler; the rollout's and ref's default to the actor's"),
+        ("critic.profiler.discrete", "moved", "global_profiler.global_tool_config.nsys.discrete", "nsys' discrete mode is one global setting since 0.6.0"),
+        ("actor_rollout_ref.actor.profile", "removed", None, "the torch profiler is set with actor_rollout_ref.actor.profiler (enable, ranks, tool=torch) and global_profiler.steps since 0.6.0", {"inert": (False, None, -1)}),
+        ("actor_rollout_ref.ref.profile", "removed", None, "the torch profiler is set with actor_rollout_ref.ref.profiler (enable, ranks, tool=torch) and global_profiler.steps since 0.6.0", {"inert": (False, None, -1)}),
     ),
-    *_per_role(
-        "profile",
-        "removed",
-        None,
-        "0.6.0",
-        _PROFILER_2894,
-        (_ACTOR, _REF),
-        inert=(False, None, -1),
-        why="the torch profiler is set with {role}.profiler (enable, ranks, tool=torch) and "
-        "global_profiler.steps since 0.6.0",
+    # [BREAKING][rollout] feat: allow users pass all vllm/sglang engine args (#3037)
+    *_change("verl#3037 (bd756c15c)", "0.6.0", "vLLM's V1 engine, the only one verl runs since 0.6.0, never swaps to CPU (it recomputes preempted requests)",
+        ("actor_rollout_ref.rollout.engine_kwargs.vllm.disable_mm_preprocessor_cache", "remapped", "actor_rollout_ref.rollout.engine_kwargs.vllm.mm_processor_cache_gb", "engine_kwargs.vllm is handed to vLLM as is since 0.6.0, and vLLM spells a disabled cache mm_processor_cache_gb=0; left unset, verl chooses (0.9.1 turns the cache off where vLLM's desyncs)", {"values": ((True, 0),), "inert": (False,)}),
+        ("actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space", "dropped", None),
+        ("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend", "moved", "actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend", "engine_kwargs.sglang is handed to SGLang's server arguments as is since 0.6.0"),
     ),
-    *(
-        Row(
-            f"{role}.profiler.tool_config.torch.{key}",
-            "removed",
-            None,
-            "0.7.1",
-            "verl#4320 (cd1926cef)",
-            why=_TORCH_STEPS,
-            inert=inert,
-        )
-        for role in (_ACTOR, _REF, _CRITIC)
-        for key, inert in (("step_start", (0, -1, None)), ("step_end", (None, -1)))
+    # [ray] feat: add support for ray init kwargs (#3049)
+    *_change("verl#3049 (2bbd09245)", "0.6.0", "",
+        ("ray_init.num_cpus", "moved", "ray_kwargs.ray_init.num_cpus"),
+        ("ray_init.timeline_json_file", "moved", "ray_kwargs.timeline_json_file"),
     ),
-    Row("reward_model.profiler.enable", "removed", None, "0.7.1", _REWARD_5194, why=_RM_WORKER, inert=(False,)),
-    *(
-        Row(f"reward_model.profiler.{key}", "dropped", None, "0.7.1", _REWARD_5194, why=_RM_PROFILER)
-        for key in ("all_ranks", "ranks", "discrete", "save_path", "tool", "tool_config")
+    # [BREAKING][algo] feat: Rollout Correction for General Off-Policy Problems (#3984)
+    *_change("verl#3984 (418f964ab)", "0.6.1", "",
+        ("algorithm.rollout_is", "removed", None, "0.6.1 sets rollout importance sampling with algorithm.rollout_correction.rollout_is=token|sequence", {"inert": (False,)}),
+        ("algorithm.rollout_is_level", "removed", None, "the level is the value of algorithm.rollout_correction.rollout_is (token|sequence)", {"inert": ("token",)}),
+        ("algorithm.rollout_is_mode", "removed", None, "truncation is algorithm.rollout_correction.rollout_is_threshold; masking is rejection sampling (algorithm.rollout_correction.rollout_rs)", {"inert": ("truncate",)}),
+        ("algorithm.rollout_is_threshold", "moved", "algorithm.rollout_correction.rollout_is_threshold"),
+        ("algorithm.rollout_is_threshold_lower", "removed", None, "0.6.1 computes the lower bound as 1/upper; rejection-sampling bounds are algorithm.rollout_correction.rollout_rs_threshold", {"inert": (None,)}),
+        ("algorithm.rollout_is_veto_threshold", "removed", None, "0.7.1 expresses a veto as a rejection-sampling criterion: algorithm.rollout_correction.rollout_rs and rollout_rs_threshold", {"inert": (None,)}),
     ),
-    Row(
-        "trainer.use_legacy_worker_impl",
-        "removed",
-        None,
-        "0.8.0",
-        "verl#6067 (044bbba27)",
-        why="verl 0.8.0 removed the legacy workers: every run uses the engine workers; delete the key",
-        inert=("auto", "disable"),
+    # [trainer] feat: refactor workers with model engine (#4211)
+    *_change("verl#4211 (8ed5bafc0)", "0.7.0", "",
+        ("actor_rollout_ref.ref.model.path", "removed", None, "the reference policy is the actor's initial model (actor_rollout_ref.model.path); a separate reference model is not supported any more", {"inert": (None,)}),
+        ("actor_rollout_ref.ref.model", "dropped", None, "verl never read anything under it but its path: the reference policy is built from actor_rollout_ref.model"),
     ),
-    Row("ray_init.num_cpus", "renamed", "ray_kwargs.ray_init.num_cpus", "0.6.0", "verl#3049 (2bbd09245)"),
-    Row("ray_init.timeline_json_file", "renamed", "ray_kwargs.timeline_json_file", "0.6.0", "verl#3049 (2bbd09245)"),
-    # --- checkpoints, weights --------------------------------------------------------------------
-    *_per_role(
-        "checkpoint.contents",
-        "renamed",
-        "{role}.checkpoint.save_contents",
-        "0.4.1",
-        "verl#1350 (a1a152ee4)",
-        (_ACTOR, _CRITIC),
-        why="load_contents defaults to save_contents",
+    # [algo,doc] refactor: rollout correction (#4511)
+    *_change("verl#4511 (518bada21)", "0.7.0", "",
+        ("algorithm.rollout_correction.use_policy_gradient", "remapped", "algorithm.rollout_correction.loss_type", None, {"values": ((True, "reinforce"), (False, "ppo_clip"))}),
     ),
-    *_per_role(
-        "load_weight",
-        "removed",
-        None,
-        "0.9.0",
-        "verl#6014 (22b04f949)",
-        (_ACTOR, _REF, _CRITIC),
-        why="verl always loads the model's weights since 0.9.0; a randomly initialised model is not an option any more",
-        inert=(True,),
+    # [perf] feat: verl profiler system support Agent Loop scenario and integrate torch.profiler (#4320)
+    *_change("verl#4320 (cd1926cef)", "0.7.1", _TORCH_STEPS,
+        ("actor_rollout_ref.actor.profiler.tool_config.torch.step_start", "removed", None, None, {"inert": (0, -1, None)}),
+        ("actor_rollout_ref.actor.profiler.tool_config.torch.step_end", "removed", None, None, {"inert": (None, -1)}),
+        ("actor_rollout_ref.ref.profiler.tool_config.torch.step_start", "removed", None, None, {"inert": (0, -1, None)}),
+        ("actor_rollout_ref.ref.profiler.tool_config.torch.step_end", "removed", None, None, {"inert": (None, -1)}),
+        ("critic.profiler.tool_config.torch.step_start", "removed", None, None, {"inert": (0, -1, None)}),
+        ("critic.profiler.tool_config.torch.step_end", "removed", None, None, {"inert": (None, -1)}),
     ),
-    # --- Megatron / MindSpeed / VeOmni engines ----------------------------------------------------
-    *_per_role(
-        "megatron.grad_offload",
-        "dropped",
-        None,
-        "0.9.1",
-        "verl#7544 (verl 0.9.1 wheel)",
-        (_ACTOR, _REF, _CRITIC),
-        why=_GRAD_OFFLOAD,
+    # [algo, doc] feat: trust region sequence masking - (1) k3 KL avg and (2) veto for max criterion (#4544)
+    *_change("verl#4544 (97eac9048)", "0.7.1", "0.7.1 folds both bounds and the veto into algorithm.rollout_correction.rollout_rs / rollout_rs_threshold (see verl's docs/algo/rollout_corr.md)",
+        ("algorithm.rollout_correction.rollout_rs_threshold_lower", "removed", None, None, {"inert": (None,)}),
+        ("algorithm.rollout_correction.rollout_token_veto_threshold", "removed", None, None, {"inert": (None,)}),
     ),
-    Row(
-        "model_engine",
-        "removed",
-        None,
-        "0.9.1",
-        _MINDSPEED_7374,
-        why=_MINDSPEED,
-        values=(("mindspeed", None),),
-        group=True,
+    # [ckpt] feat: add CheckpointEngineManager (#5031)
+    *_change("verl#5031 (ef6eaa05d)", "0.7.1", "",
+        ("actor_rollout_ref.rollout.update_weights_bucket_megabytes", "moved", "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes"),
     ),
-    *_per_role("mindspeed", "removed", None, "0.9.1", _MINDSPEED_7374, (_ACTOR, _REF, _CRITIC), why=_MINDSPEED),
-    *(
-        Row(
-            f"actor_rollout_ref.ref.optim.{key}",
-            "dropped",
-            None,
-            "0.9.1",
-            _MINDSPEED_7374,
-            why="the reference model is never trained: MindSpeed's ref optimizer settings configured nothing",
-        )
-        for key in _MINDSPEED_REF_OPTIM
+    # [BREAKING][reward] refactor: remove reward model worker code and invocation (#5194)
+    *_change("verl#5194 (4ef45d093)", "0.7.1", _RM_WORKER,
+        ("reward_model.profiler.enable", "removed", None, None, {"inert": (False,)}),
+        ("reward_model.profiler.all_ranks", "dropped", None, _RM_PROFILER),
+        ("reward_model.profiler.ranks", "dropped", None, _RM_PROFILER),
+        ("reward_model.profiler.discrete", "dropped", None, _RM_PROFILER),
+        ("reward_model.profiler.save_path", "dropped", None, _RM_PROFILER),
+        ("reward_model.profiler.tool", "dropped", None, _RM_PROFILER),
+        ("reward_model.profiler.tool_config", "dropped", None, _RM_PROFILER),
+        ("reward_model.strategy", "dropped", None),
+        ("reward_model.megatron", "dropped", None),
+        ("reward_model.micro_batch_size", "dropped", None),
+        ("reward_model.micro_batch_size_per_gpu", "dropped", None),
+        ("reward_model.max_length", "dropped", None),
+        ("reward_model.use_dynamic_bsz", "dropped", None),
+        ("reward_model.forward_max_token_len_per_gpu", "dropped", None),
+        ("reward_model.ulysses_sequence_parallel_size", "dropped", None),
+        ("reward_model.load_weight", "dropped", None),
+        ("reward_model.nccl_timeout", "dropped", None),
+        ("reward_model.model.fsdp_config", "dropped", None),
+        ("reward_model.model.input_tokenizer", "dropped", None),
+        ("reward_model.model.use_remove_padding", "dropped", None),
+        ("reward_model.model.use_fused_kernels", "dropped", None),
+        ("reward_model.model.use_shm", "dropped", None),
+        ("reward_model.model.override_config", "dropped", None),
     ),
-    *_per_role(
-        "veomni.activation_gpu_limit",
-        "removed",
-        None,
-        "0.9.1",
-        "verl 0.9.1 wheel",  # engine/veomni.yaml; not in verl's public history at the commit above
-        (_ACTOR, _REF, _CRITIC),
-        why="0.9.1's VeOmni engine offloads activations with "
-        "{role}.veomni.enable_async_activation_offload=true "
-        "and activation_offload_modules, without a GPU-memory limit",
-        inert=(0.0, 0),
+    # [BREAKING][reward] refactor: deprecate batch reward manager (#5237)
+    *_change("verl#5237 (3df21a68e)", "0.7.1", "the reward loop computes rewards asynchronously, beside the rollout, on every run",
+        ("reward_model.launch_reward_fn_async", "dropped", None),
     ),
-    *_per_role(
-        "router_replay",
-        "renamed",
-        "{role}.megatron.router_replay",
-        "0.9.1",
-        "verl#7466 (514dcab4d)",
-        (_ACTOR, _REF),
-        why="the Megatron and VeOmni engines read their own router_replay ({role}.veomni.router_replay for VeOmni)",
+    # [BREAKING][reward] refactor: the full reward configuration (#5255)
+    *_change("verl#5255 (67dc84b96)", "0.7.1", "the reward loop is the only reward path since 0.7.1",
+        ("reward_manager", "moved", "reward.reward_manager"),
+        ("reward_model.sandbox_fusion", "moved", "reward.sandbox_fusion"),
+        ("reward_model.use_reward_loop", "removed", None, None, {"inert": (True,)}),
     ),
-    *_per_role(
-        "veomni.moe_load_balance_monitor_interval",
-        "removed",
-        None,
-        "0.9.0",
-        "verl#6853 (3d66a3d7c)",
-        (_ACTOR, _REF, _CRITIC),
-        why="verl logs MoE load-balance metrics from the rollout: set "
-        "actor_rollout_ref.rollout.moe_load_balance_metrics_interval",
-        inert=(0,),
+    # [rollout, tool] feat: support multi-step in skip_rollout v2  (#5556)
+    *_change("verl#5556 (01a2bd385)", "0.8.0", "",
+        ("actor_rollout_ref.rollout.skip_rollout", "moved", "actor_rollout_ref.rollout.skip.enable"),
+        ("actor_rollout_ref.rollout.skip_dump_dir", "moved", "actor_rollout_ref.rollout.skip.dump_dir"),
     ),
-    *(
-        Row(
-            f"{model}.model.gradient_checkpointing_kwargs.activations_checkpoint_{key}",
-            "renamed",
-            f"{engine}.megatron.override_transformer_config.recompute_{new}",
-            "0.5.0",
-            "verl#2651 (c5b189a1a)",
-            why="Megatron activation checkpointing is set through override_transformer_config since 0.5.0",
-        )
-        for model, engine in (("actor_rollout_ref", _ACTOR), (_CRITIC, _CRITIC))
-        for key, new in (("granularity", "granularity"), ("method", "method"), ("num_layers", "num_layers"))
+    # [cfg] refactor: unify ppo_trainer and ppo_megatron_trainer config (#5848)
+    *_change("verl#5848 (2edc06a4e)", "0.8.0", "verl uses its built-in Megatron layer names (qkv, gate_up) since 0.8.0",
+        ("actor_rollout_ref.model.override_config.model_config", "moved", "actor_rollout_ref.model.override_config.model_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
+        ("actor_rollout_ref.model.override_config.moe_config", "moved", "actor_rollout_ref.model.override_config.moe_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
+        ("critic.model.override_config.model_config", "moved", "critic.model.override_config.model_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
+        ("critic.model.override_config.moe_config", "moved", "critic.model.override_config.moe_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
+        ("actor_rollout_ref.rollout.layer_name_map", "removed", None, None, {"inert": ("qkv", "gate_up")}),
     ),
-    # --- models -----------------------------------------------------------------------------------
-    Row(
-        "critic.model.fsdp_config",
-        "renamed",
-        "critic.fsdp",
-        "0.8.0",
-        "verl#5870 (16253911d)",
-        why="the critic's FSDP engine config sits beside its model since 0.8.0, as the actor's does",
+    # [megatron] fix: support critic model (#5870)
+    *_change("verl#5870 (16253911d)", "0.8.0", "",
+        ("critic.model.fsdp_config", "moved", "critic.fsdp", "the critic's FSDP engine config sits beside its model since 0.8.0, as the actor's does"),
     ),
-    *(
-        Row(
-            f"{role}.model.override_config.{sub}",
-            "renamed",
-            f"{role}.model.override_config.{sub}",
-            "0.8.0",
-            "verl#5848 (2edc06a4e)",
-            why="override_config is a free-form dict since 0.8.0; verl still reads the key there",
-        )
-        for role in ("actor_rollout_ref", _CRITIC)
-        for sub in ("model_config", "moe_config")
+    # [BREAKING] [misc] refactor: deprecate workers, migrate to engines (#6067)
+    *_change("verl#6067 (044bbba27)", "0.8.0", "verl 0.8.0 removed the legacy workers: every run uses the engine workers; delete the key",
+        ("trainer.use_legacy_worker_impl", "removed", None, None, {"inert": ("auto", "disable")}),
     ),
-    *_per_role(
-        "kl_ctrl",
-        "dropped",
-        None,
-        "0.5.0",
-        "verl#2583 (0b62a6ece)",
-        (_CRITIC,),
-        why="the critic never read it: the KL controller is algorithm.kl_ctrl",
+    # [BREAKING] [env] refactor: deprecate verl/interactions (#6074)
+    *_change("verl#6074 (63dc08501)", "0.8.0", "verl 0.8.0 removed verl/interactions; user turns are produced by an agent loop of your own",
+        ("actor_rollout_ref.rollout.multi_turn.interaction_config_path", "removed", None, None, {"inert": (None,)}),
     ),
-    Row(
-        "actor_rollout_ref.ref.model.path",
-        "removed",
-        None,
-        "0.7.0",
-        "verl#4211 (8ed5bafc0)",  # its last reader, the legacy FSDP worker, went in verl#6067 (044bbba27)
-        why="the reference policy is the actor's initial model (actor_rollout_ref.model.path); a separate "
-        "reference model is not supported any more",
-        inert=(None,),
+    # [algo, fsdp, megatron, cfg] fix: wire up sum_pi_squared for optimal_token_baseline (#6153)
+    *_change("verl#6153 (695ac0ebc)", "0.8.0", "0.8.0 computes sum_pi_squared only when actor_rollout_ref.actor.calculate_sum_pi_squared=True, without a checkpointing option",
+        ("actor_rollout_ref.actor.sum_pi_squared_checkpointing", "removed", None, None, {"inert": (False,)}),
     ),
-    Row(
-        "actor_rollout_ref.ref.model",
-        "dropped",
-        None,
-        "0.7.0",
-        "verl#4211 (8ed5bafc0)",
-        why="verl never read anything under it but its path: the reference policy is built from "
-        "actor_rollout_ref.model",
+    # [BREAKING][tool, data] refactor: remove curriculum sampler + dynamic dataset + tool examples (#6302)
+    *_change("verl#6302 (5a506cc58)", "0.8.0", "verl 0.8.0 removed the curriculum sampler and the dynamic dataset generator",
+        ("data.sampler", "removed", None, None, {"inert": (None,)}),
+        ("data.datagen", "removed", None, None, {"inert": (None,)}),
     ),
-    Row(
-        "actor_rollout_ref.actor.sum_pi_squared_checkpointing",
-        "removed",
-        None,
-        "0.8.0",
-        "verl#6153 (695ac0ebc)",
-        why="0.8.0 computes sum_pi_squared only when actor_rollout_ref.actor.calculate_sum_pi_squared=True, "
-        "without a checkpointing option",
-        inert=(False,),
+    # [megatron, ckpt] refactor: optimize mcore ckpt manager impl, checkpoint yaml config APIs (#6014)
+    *_change("verl#6014 (22b04f949)", "0.9.0", "verl always loads the model's weights since 0.9.0; a randomly initialised model is not an option any more",
+        ("actor_rollout_ref.actor.load_weight", "removed", None, None, {"inert": (True,)}),
+        ("actor_rollout_ref.ref.load_weight", "removed", None, None, {"inert": (True,)}),
+        ("critic.load_weight", "removed", None, None, {"inert": (True,)}),
     ),
-    # --- rollout ------------------------------------------------------------------------------------
-    Row(
-        "actor_rollout_ref.rollout.update_weights_bucket_megabytes",
-        "renamed",
-        "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes",
-        "0.7.1",
-        "verl#5031 (ef6eaa05d)",
+    # [tool, rollout] feat: Use SkipManager to uniformly manage the skipping schemes. (#6097)
+    *_change("verl#6097 (266fdceda)", "0.9.0", "0.9.0 names the skipped steps in skip.rollout.steps=[...]",
+        ("actor_rollout_ref.rollout.skip.enable", "moved", "skip.rollout.enable"),
+        ("actor_rollout_ref.rollout.skip.dump_dir", "moved", "skip.rollout.dump_dir"),
+        ("actor_rollout_ref.rollout.skip.action", "moved", "skip.rollout.action"),
+        ("actor_rollout_ref.rollout.skip.max_dump_step", "removed", None, None, {"inert": (1,)}),
     ),
-    Row(
-        "actor_rollout_ref.rollout.engine_kwargs.vllm.disable_mm_preprocessor_cache",
-        "moved",
-        "actor_rollout_ref.rollout.engine_kwargs.vllm.mm_processor_cache_gb",
-        "0.6.0",
-        "verl#3037 (bd756c15c)",
-        why="engine_kwargs.vllm is handed to vLLM as is since 0.6.0, and vLLM spells a disabled cache "
-        "mm_processor_cache_gb=0; left unset, verl chooses (0.9.1 turns the cache off where vLLM's desyncs)",
-        values=((True, 0),),
-        inert=(False,),
+    # [trainer] feat: add unify trainer abstraction for sync and async training (#6710)
+    *_unread_change(LEGACY_REWARD, "verl#6710 (45632b5fa)", "0.9.0", "",
+        ("custom_reward_function", "moved", "reward.custom_reward_function"),
+        ("reward_model.num_workers", "moved", "reward.num_workers"),
+        ("reward_model.reward_manager", "moved", "reward.reward_manager.name"),
+        ("reward_model.reward_loop_source", "moved", "reward.reward_manager.source"),
+        ("reward_model.reward_loop_module_path", "moved", "reward.reward_manager.module.path"),
+        ("reward_model.reward_loop_class_name", "moved", "reward.reward_manager.module.name"),
+        ("reward_model.enable", "moved", "reward.reward_model.enable"),
+        ("reward_model.enable_resource_pool", "moved", "reward.reward_model.enable_resource_pool"),
+        ("reward_model.n_gpus_per_node", "moved", "reward.reward_model.n_gpus_per_node"),
+        ("reward_model.nnodes", "moved", "reward.reward_model.nnodes"),
+        ("reward_model.rollout", "moved", "reward.reward_model.rollout"),
+        ("reward_model.model.path", "moved", "reward.reward_model.model_path"),
+        ("reward_model.model.external_lib", "removed", None, _RM_MODEL_CONFIG + " (the reward model's server imports no external library)", {"inert": (None, "")}),
+        ("reward_model.model.trust_remote_code", "removed", None, _RM_MODEL_CONFIG + " (its server loads the model with trust_remote_code=False)", {"inert": (None, False)}),
+        ("reward_model.reward_kwargs", "moved", "reward.reward_kwargs"),
+        ("sandbox_fusion", "moved", "reward.sandbox_fusion"),
     ),
-    Row(
-        "actor_rollout_ref.rollout.engine_kwargs.vllm.swap_space",
-        "dropped",
-        None,
-        "0.6.0",
-        "verl#3037 (bd756c15c)",
-        why="vLLM's V1 engine, the only one verl runs since 0.6.0, never swaps to CPU (it recomputes "
-        "preempted requests)",
+    # [trainer, rollout] feat: log rollout moe load-balance metrics (#6853)
+    *_change("verl#6853 (3d66a3d7c)", "0.9.0", "verl logs MoE load-balance metrics from the rollout: set actor_rollout_ref.rollout.moe_load_balance_metrics_interval",
+        ("actor_rollout_ref.actor.veomni.moe_load_balance_monitor_interval", "removed", None, None, {"inert": (0,)}),
+        ("actor_rollout_ref.ref.veomni.moe_load_balance_monitor_interval", "removed", None, None, {"inert": (0,)}),
+        ("critic.veomni.moe_load_balance_monitor_interval", "removed", None, None, {"inert": (0,)}),
     ),
-    Row(
-        "actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend",
-        "renamed",
-        "actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend",
-        "0.6.0",
-        "verl#3037 (bd756c15c)",
-        why="engine_kwargs.sglang is handed to SGLang's server arguments as is since 0.6.0",
+    # [BREAKING][rollout] feat: Add Multimodal Continuous Token (#6804)
+    *_change("verl#6804 (df9e22433)", "0.9.1", "Continuous Token is the default and only tokenization path of agent loops, and the model family is inferred from the model path",
+        ("data.continuous_token", "dropped", None),
     ),
-    Row(
-        "actor_rollout_ref.rollout.layer_name_map",
-        "removed",
-        None,
-        "0.8.0",
-        "verl#5848 (2edc06a4e)",
-        why="verl uses its built-in Megatron layer names (qkv, gate_up) since 0.8.0",
-        inert=("qkv", "gate_up"),
+    # [ci, trainer] feat: remove mindspeedllm backend engine support. (#7374)
+    *_change("verl#7374 (859c71295)", "0.9.1", "the reference model is never trained: MindSpeed's ref optimizer settings configured nothing",
+        ("model_engine", "removed", None, _MINDSPEED, {"values": (("mindspeed", None),), "group": True}),
+        ("actor_rollout_ref.actor.mindspeed", "removed", None, _MINDSPEED),
+        ("actor_rollout_ref.ref.mindspeed", "removed", None, _MINDSPEED),
+        ("critic.mindspeed", "removed", None, _MINDSPEED),
+        ("actor_rollout_ref.ref.optim.optimizer", "dropped", None),
+        ("actor_rollout_ref.ref.optim.override_optimizer_config", "dropped", None),
+        ("actor_rollout_ref.ref.optim.min_lr", "dropped", None),
+        ("actor_rollout_ref.ref.optim.lr_decay_steps", "dropped", None),
+        ("actor_rollout_ref.ref.optim.lr_decay_style", "dropped", None),
+        ("actor_rollout_ref.ref.optim.lr_warmup_init", "dropped", None),
+        ("actor_rollout_ref.ref.optim.lr_wsd_decay_steps", "dropped", None),
+        ("actor_rollout_ref.ref.optim.lr_wsd_decay_style", "dropped", None),
+        ("actor_rollout_ref.ref.optim.weight_decay_incr_style", "dropped", None),
+        ("actor_rollout_ref.ref.optim.use_checkpoint_opt_param_scheduler", "dropped", None),
+        ("actor_rollout_ref.ref.optim.use_layer_wise_distributed_optimizer", "dropped", None),
+        ("actor_rollout_ref.ref.optim.use_precision_aware_optimizer", "dropped", None),
+        ("actor_rollout_ref.ref.optim.exp_avg_dtype", "dropped", None),
+        ("actor_rollout_ref.ref.optim.exp_avg_sq_dtype", "dropped", None),
+        ("actor_rollout_ref.ref.optim.main_grads_dtype", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_coefficient_type", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_extra_scale_factor", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_fp32_matmul_prec", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_match_adamw_update_rms", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_momentum", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_nesterov", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_num_ns_steps", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_scalar_optimizer", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_scale_mode", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_split_qkv", "dropped", None),
+        ("actor_rollout_ref.ref.optim.muon_tp_mode", "dropped", None),
     ),
-    Row(
-        "actor_rollout_ref.rollout.multi_turn.max_turns",
-        "renamed",
-        "actor_rollout_ref.rollout.multi_turn.max_assistant_turns",
-        "0.4.1",
-        "verl#1630 (c7aa5e845)",
-        why="0.4.1 limits assistant and user turns separately (max_user_turns)",
+    # [cfg, megatron, doc] fix: drop unused actor.router_replay
+    *_change("verl#7466 (514dcab4d)", "0.9.1", "",
+        ("actor_rollout_ref.actor.router_replay", "moved", "actor_rollout_ref.actor.megatron.router_replay", "the Megatron and VeOmni engines read their own router_replay (actor_rollout_ref.actor.veomni.router_replay for VeOmni)"),
+        ("actor_rollout_ref.ref.router_replay", "moved", "actor_rollout_ref.ref.megatron.router_replay", "the Megatron and VeOmni engines read their own router_replay (actor_rollout_ref.ref.veomni.router_replay for VeOmni)"),
     ),
-    Row(
-        "actor_rollout_ref.rollout.chat_scheduler",
-        "removed",
-        None,
-        "0.4.1",
-        "verl#1831 (457f4d2a2)",
-        why="verl removed the chat scheduler (verl#2725); multi-turn rollouts run as agent loops "
-        "(actor_rollout_ref.rollout.agent)",
-        inert=(None,),
+    # verl#7544 (verl 0.9.1 wheel): not in verl's public history at the commit above
+    *_change("verl#7544 (verl 0.9.1 wheel)", "0.9.1", _GRAD_OFFLOAD,
+        ("actor_rollout_ref.actor.megatron.grad_offload", "dropped", None),
+        ("actor_rollout_ref.ref.megatron.grad_offload", "dropped", None),
+        ("critic.megatron.grad_offload", "dropped", None),
     ),
-    Row(
-        "actor_rollout_ref.rollout.multi_turn.completion_callback",
-        "removed",
-        None,
-        "0.6.0",
-        "verl#2725 (f10780083)",
-        why="verl removed the chat scheduler and its callbacks; multi-turn rollouts run as agent loops "
-        "(actor_rollout_ref.rollout.agent)",
-        inert=(None,),
+    # verl 0.9.1 wheel: not in verl's public history at the commit above
+    *_change("verl 0.9.1 wheel", "0.9.1", "",
+        ("actor_rollout_ref.actor.veomni.activation_gpu_limit", "removed", None, "0.9.1's VeOmni engine offloads activations with actor_rollout_ref.actor.veomni.enable_async_activation_offload=true and activation_offload_modules, without a GPU-memory limit", {"inert": (0.0, 0)}),
+        ("actor_rollout_ref.ref.veomni.activation_gpu_limit", "removed", None, "0.9.1's VeOmni engine offloads activations with actor_rollout_ref.ref.veomni.enable_async_activation_offload=true and activation_offload_modules, without a GPU-memory limit", {"inert": (0.0, 0)}),
+        ("critic.veomni.activation_gpu_limit", "removed", None, "0.9.1's VeOmni engine offloads activations with critic.veomni.enable_async_activation_offload=true and activation_offload_modules, without a GPU-memory limit", {"inert": (0.0, 0)}),
     ),
-    Row(
-        "actor_rollout_ref.rollout.multi_turn.interaction_config_path",
-        "removed",
-        None,
-        "0.8.0",
-        "verl#6074 (63dc08501)",
-        why="verl 0.8.0 removed verl/interactions; user turns are produced by an agent loop of your own",
-        inert=(None,),
-    ),
-    Row(
-        "actor_rollout_ref.rollout.use_fire_sampling",
-        "removed",
-        None,
-        "0.5.0",
-        "verl#2257 (52065c640)",
-        why="FIRE sampling went with vLLM 0.5.4/0.6.3 support",
-        inert=(False,),
-    ),
-    *(
-        Row(f"{_ROLLOUT}.skip_{key}", "renamed", f"{_ROLLOUT}.skip.{new}", "0.8.0", "verl#5556 (01a2bd385)")
-        for key, new in (("rollout", "enable"), ("dump_dir", "dump_dir"))
-    ),
-    *(
-        Row(f"{_ROLLOUT}.skip.{key}", "renamed", f"skip.rollout.{key}", "0.9.0", "verl#6097 (266fdceda)")
-        for key in ("enable", "dump_dir", "action")
-    ),
-    Row(
-        "actor_rollout_ref.rollout.skip.max_dump_step",
-        "removed",
-        None,
-        "0.9.0",
-        "verl#6097 (266fdceda)",
-        why="0.9.0 names the skipped steps in skip.rollout.steps=[...]",
-        inert=(1,),
-    ),
-    # --- algorithm: rollout correction ----------------------------------------------------------------
-    Row(
-        "algorithm.rollout_is",
-        "removed",
-        None,
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-        why="0.6.1 sets rollout importance sampling with algorithm.rollout_correction.rollout_is=token|sequence",
-        inert=(False,),
-    ),
-    Row(
-        "algorithm.rollout_is_level",
-        "removed",
-        None,
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-        why="the level is the value of algorithm.rollout_correction.rollout_is (token|sequence)",
-        inert=("token",),
-    ),
-    Row(
-        "algorithm.rollout_is_mode",
-        "removed",
-        None,
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-        why="truncation is algorithm.rollout_correction.rollout_is_threshold; masking is rejection sampling "
-        "(algorithm.rollout_correction.rollout_rs)",
-        inert=("truncate",),
-    ),
-    Row(
-        "algorithm.rollout_is_threshold",
-        "renamed",
-        "algorithm.rollout_correction.rollout_is_threshold",
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-    ),
-    Row(
-        "algorithm.rollout_is_threshold_lower",
-        "removed",
-        None,
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-        why="0.6.1 computes the lower bound as 1/upper; rejection-sampling bounds are "
-        "algorithm.rollout_correction.rollout_rs_threshold",
-        inert=(None,),
-    ),
-    Row(
-        "algorithm.rollout_is_veto_threshold",
-        "removed",
-        None,
-        "0.6.1",
-        "verl#3984 (418f964ab)",
-        why="0.7.1 expresses a veto as a rejection-sampling criterion: "
-        "algorithm.rollout_correction.rollout_rs and rollout_rs_threshold",
-        inert=(None,),
-    ),
-    Row(
-        "algorithm.rollout_correction.use_policy_gradient",
-        "moved",
-        "algorithm.rollout_correction.loss_type",
-        "0.7.0",
-        "verl#4511 (518bada21)",
-        values=((True, "reinforce"), (False, "ppo_clip")),
-    ),
-    *(
-        Row(
-            f"algorithm.rollout_correction.{key}",
-            "removed",
-            None,
-            "0.7.1",
-            "verl#4544 (97eac9048)",
-            why="0.7.1 folds both bounds and the veto into algorithm.rollout_correction.rollout_rs / "
-            "rollout_rs_threshold (see verl's docs/algo/rollout_corr.md)",
-            inert=(None,),
-        )
-        for key in ("rollout_rs_threshold_lower", "rollout_token_veto_threshold")
-    ),
-    # --- data -------------------------------------------------------------------------------------------
-    *(
-        Row(
-            f"data.{key}",
-            "removed",
-            None,
-            "0.8.0",
-            "verl#6302 (5a506cc58)",
-            why="verl 0.8.0 removed the curriculum sampler and the dynamic dataset generator",
-            inert=(None,),
-        )
-        for key in ("sampler", "datagen")
-    ),
-    Row(
-        "data.continuous_token",
-        "dropped",
-        None,
-        "0.9.1",
-        "verl#6804 (df9e22433)",
-        why="Continuous Token is the default and only tokenization path of agent loops, and the model family "
-        "is inferred from the model path",
-    ),
-    # --- reward (0.7.0 -> 0.7.1) --------------------------------------------------------------------------
-    Row("reward_manager", "renamed", "reward.reward_manager", "0.7.1", _REWARD_5255),
-    Row("reward_model.sandbox_fusion", "renamed", "reward.sandbox_fusion", "0.7.1", _REWARD_5255),
-    Row(
-        "reward_model.use_reward_loop",
-        "removed",
-        None,
-        "0.7.1",
-        _REWARD_5255,
-        why="the reward loop is the only reward path since 0.7.1",
-        inert=(True,),
-    ),
-    Row(
-        "reward_model.launch_reward_fn_async",
-        "dropped",
-        None,
-        "0.7.1",
-        "verl#5237 (3df21a68e)",
-        why="the reward loop computes rewards asynchronously, beside the rollout, on every run",
-    ),
-    *(
-        Row(f"reward_model.{key}", "dropped", None, "0.7.1", _REWARD_5194, why=_RM_WORKER)
-        for key in (
-            "strategy",
-            "megatron",
-            "micro_batch_size",
-            "micro_batch_size_per_gpu",
-            "max_length",
-            "use_dynamic_bsz",
-            "forward_max_token_len_per_gpu",
-            "ulysses_sequence_parallel_size",
-            "load_weight",
-            "nccl_timeout",
-            "model.fsdp_config",
-            "model.input_tokenizer",
-            "model.use_remove_padding",
-            "model.use_fused_kernels",
-            "model.use_shm",
-            "model.override_config",
-        )
-    ),
-    # --- reward (0.9.0): the legacy block, declared but unread by main_ppo -------------------------
-    Row(
-        "custom_reward_function",
-        "renamed",
-        "reward.custom_reward_function",
-        "0.9.0",
-        _UNREAD_6710,
-        reader=LEGACY_REWARD,
-    ),
-    Row("reward_model.num_workers", "renamed", "reward.num_workers", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
-    *(
-        Row(
-            f"reward_model.{old}",
-            "renamed",
-            f"reward.reward_manager.{new}",
-            "0.9.0",
-            _UNREAD_6710,
-            reader=LEGACY_REWARD,
-        )
-        for old, new in (
-            ("reward_manager", "name"),
-            ("reward_loop_source", "source"),
-            ("reward_loop_module_path", "module.path"),
-            ("reward_loop_class_name", "module.name"),
-        )
-    ),
-    *(
-        Row(f"reward_model.{key}", "renamed", f"reward.reward_model.{key}", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD)
-        for key in ("enable", "enable_resource_pool", "n_gpus_per_node", "nnodes", "rollout")
-    ),
-    Row(
-        "reward_model.model.path",
-        "renamed",
-        "reward.reward_model.model_path",
-        "0.9.0",
-        _UNREAD_6710,
-        reader=LEGACY_REWARD,
-    ),
-    Row(
-        "reward_model.model.external_lib",
-        "removed",
-        None,
-        "0.9.0",
-        _UNREAD_6710,
-        why=_RM_MODEL_CONFIG + " (the reward model's server imports no external library)",
-        inert=(None, ""),
-        reader=LEGACY_REWARD,
-    ),
-    Row(
-        "reward_model.model.trust_remote_code",
-        "removed",
-        None,
-        "0.9.0",
-        _UNREAD_6710,
-        why=_RM_MODEL_CONFIG + " (its server loads the model with trust_remote_code=False)",
-        inert=(None, False),
-        reader=LEGACY_REWARD,
-    ),
-    Row("reward_model.reward_kwargs", "renamed", "reward.reward_kwargs", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
-    Row("sandbox_fusion", "renamed", "reward.sandbox_fusion", "0.9.0", _UNREAD_6710, reader=LEGACY_REWARD),
 )
+# fmt: on

@@ -5,8 +5,8 @@ omegaconf is imported where a config is read, not with the module: ``verl-compat
 it to check files that mostly hold no old key.
 
 Which rows apply is decided by a :class:`Probe` of the installed release's config, never by its
-version string: a row applies only where its old path is absent there (and, for ``renamed`` and
-``moved``, its successor present), so one table serves every release. A row with a ``reader`` (a key
+version string: a row applies only where its old path is absent there (and, for ``moved`` and
+``remapped``, its successor present), so one table serves every release. A row with a ``reader`` (a key
 still declared that nothing reads) applies where the probe says the release's entry point no longer
 calls that reader (:mod:`.readers`, verl's source read, not imported).
 """
@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from . import readers
-from .table import ROWS, Row
+from .table import ROWS, Row, said
 
 ALLOW_REMOVED = "VERL_COMPAT_ALLOW_REMOVED_KEYS"
 
@@ -78,46 +78,47 @@ class Finding:
 
     @property
     def inert(self) -> bool:
-        """A removed or moved key set to a value that asked for nothing the release does not do
+        """A removed or remapped key set to a value that asked for nothing the release does not do
         anyway (mostly the old default): dropped with a warning, neither stopping the run nor moved."""
         return is_inert(self.row, self.value)
 
     @property
     def stops(self) -> bool:
         """Whether this finding stops the run (a removed key, or old and new set differently)."""
-        return (self.row.kind == "removed" and not self.inert) or self.conflict is not None
+        return (self.row.fate == "removed" and not self.inert) or self.conflict is not None
 
     def warning(self) -> str:
         row = self.row
-        if row.reader is not None and not self.inert and row.kind != "removed":
+        if row.reader is not None and not self.inert and row.fate != "removed":
             return (
                 f"verl-compat: {self.key} is still declared but nothing reads it since verl {row.since} "
                 f"({row.evidence}: main_ppo no longer calls {row.reader.function}), so verl alone would "
                 f"ignore it; verl-compat set {self.new_key} instead. Write instead: {self.replacement}"
             )
-        if row.kind == "dropped":
+        if row.fate == "dropped":
             return (
                 f"verl-compat: {self.key} was dropped in verl {row.since} ({row.evidence}) and is ignored: "
-                f"{row.why}. Delete it from your launch config."
+                f"{row.note}. Delete it from your launch config."
             )
         if self.inert:
+            to = f" to {row.new}" if row.new else ""
             return (
-                f"verl-compat: {self.key}={self.value} was {row.kind}{f' to {row.new}' if row.new else ''} in verl "
-                f"{row.since} ({row.evidence}) and is ignored: {row.why}; this value asked for what the release "
+                f"verl-compat: {self.key}={self.value} was {said(row.fate)}{to} in verl "
+                f"{row.since} ({row.evidence}) and is ignored: {row.note}; this value asked for what the release "
                 "does anyway. Delete it."
             )
-        if row.kind == "added":
+        if row.fate == "added":
             return (
                 f"verl-compat: {self.key} is in this verl's config now (verl added it since), and Hydra refuses "
                 f"to add it again with +; verl-compat set it. Write instead: {self.replacement}"
             )
-        if row.kind == "removed":
+        if row.fate == "removed":
             return (
                 f"verl-compat: {self.key}={self.value} was removed in verl {row.since} ({row.evidence}): "
-                f"{row.why}; it is ignored because {ALLOW_REMOVED}=1 is set."
+                f"{row.note}; it is ignored because {ALLOW_REMOVED}=1 is set."
             )
         return (
-            f"verl-compat: {self.key} is {row.kind} to {self.new_key} in verl {row.since} ({row.evidence}); "
+            f"verl-compat: {self.key} is {said(row.fate)} to {self.new_key} in verl {row.since} ({row.evidence}); "
             f"verl-compat set it there. Write instead: {self.replacement}"
         )
 
@@ -125,17 +126,17 @@ class Finding:
         if self.conflict is not None:
             return (
                 f"  {self.key}={self.value} conflicts with {self.new_key}={self.conflict} "
-                f"({self.key} is {self.row.kind} to {self.new_key} in verl {self.row.since}, "
+                f"({self.key} is {said(self.row.fate)} to {self.new_key} in verl {self.row.since}, "
                 f"{self.row.evidence}): keep one of them"
             )
         what = f"{self.key}={self.value}"
         if self.row.reader is not None:
             return (
                 f"  {what}: unread since verl {self.row.since} ({self.row.evidence}: main_ppo no longer calls "
-                f"{self.row.reader.function}): {self.row.why} (or pin verl < {self.row.since})"
+                f"{self.row.reader.function}): {self.row.note} (or pin verl < {self.row.since})"
             )
         return (
-            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.why} "
+            f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.note} "
             f"(or pin verl < {self.row.since})"
         )
 
@@ -204,7 +205,7 @@ def applies(row: Row, probe: Probe, rows: Iterable[Row] = ROWS, depth: int = 8) 
         # Declared but unread: the old key is still in the schema; what decides is whether the
         # release moves it into its home itself (the entry calls the reader) or has no home for it.
         return probe.has_key(row.reader.home) and not probe.calls(row.reader.entry, row.reader.function)
-    if row.kind in ("dropped", "removed"):
+    if row.fate in ("dropped", "removed"):
         return not probe.has_key(row.old)
     if row.new != row.old and probe.has_key(row.old):
         return False
@@ -226,7 +227,7 @@ def resolve(row: Row, key: str, probe: Probe, rows: tuple[Row, ...]) -> tuple[Ro
         if probe.has_key(new_key):
             break
         following = row_for(new_key, rows)
-        if following is None or following is row or following.kind not in ("renamed", "moved"):
+        if following is None or following is row or following.fate not in ("moved", "remapped"):
             break
         if not applies(following, probe, rows):
             break
@@ -244,7 +245,7 @@ def same_value(expected, text: str) -> bool:
 
 
 def mapped_value(row: Row, text: str, value) -> str:
-    """The value text at the successor: a moved row's value map, else the value as written."""
+    """The value text at the successor: a remapped row's value map, else the value as written."""
     for old, new in row.values:
         if old == value or str(old) == text:
             return value_text(new)
@@ -293,7 +294,7 @@ def _parse(overrides: list[str]) -> list[_Written]:
 
 
 def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> Translation:
-    """The override list with every old key the installed release lacks translated (renamed, moved),
+    """The override list with every old key the installed release lacks translated (moved, remapped),
     deleted (dropped, removed, and a value already set alike at the successor), and what was done,
     per key. ``+old.key=v`` is the plain key: the successor exists.
 
@@ -324,11 +325,11 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
             continue
         if row.group:
             option = mapped_value(row, w.text, w.value)
-            findings.append(Finding(row, w.key, w.text, w.key, None if row.kind == "removed" else f"{w.key}={option}"))
-            if row.kind != "removed":
+            findings.append(Finding(row, w.key, w.text, w.key, None if row.fate == "removed" else f"{w.key}={option}"))
+            if row.fate != "removed":
                 out.append(f"{w.key}={option}")
             continue
-        if row.kind in ("dropped", "removed") or (w.prefix != "~" and is_inert(row, w.text)):
+        if row.fate in ("dropped", "removed") or (w.prefix != "~" and is_inert(row, w.text)):
             if w.prefix != "~":
                 findings.append(Finding(row, w.key, w.text))
             continue
@@ -355,7 +356,7 @@ def _unset(w: _Written) -> bool:
 
 
 def mapped(row: Row, value):
-    """The value at the successor: a moved row's value map, else the value itself."""
+    """The value at the successor: a remapped row's value map, else the value itself."""
     return next((new for old, new in row.values if old == value), value)
 
 
@@ -368,7 +369,7 @@ def settle_additions(overrides, probe: Probe) -> Translation:
         key, sep, text = line[1:].partition("=")
         plain_add = line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key
         if plain_add and probe.has_key(key):
-            row = Row(key, "added", key, "", "", why="verl has this key now")
+            row = Row(key, "added", key, "", "", note="verl has this key now")  # type: ignore[arg-type]  # not a table fate
             findings.append(Finding(row, key, text, key, f"{key}={text}"))
             out.append(f"{key}={text}")
             continue
@@ -429,7 +430,7 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
             if row.reader is not None and (leaf._is_none() or _same_as_verls(leaf, key, probe)):
                 continue  # declared, and left as verl declares it: nothing asked (verl's reader skips None)
             text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())
-            if row.kind in ("dropped", "removed") or is_inert(row, text):
+            if row.fate in ("dropped", "removed") or is_inert(row, text):
                 findings.append(Finding(row, key, text))
                 continue
             _, new_key = resolve(row, key, probe, rows)

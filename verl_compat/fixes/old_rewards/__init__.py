@@ -45,8 +45,6 @@ TARGETS = (OLD_REGISTRY, OLD_PACKAGE, MAIN_PPO, REWARD, REWARD_LOOP, V1_TRAINER,
 # (OneStepOffRayTrainer).
 TRAINERS_WITH_REWARD_FN = ("RayPPOTrainer", "SeparateRayPPOTrainer", "OneStepOffRayTrainer")
 
-_NATIVE = "verl <= 0.6 builds and calls old reward managers and reward_fn itself"
-
 
 class OldRewardManagerError(RuntimeError):
     """An old-contract reward manager on a trainer whose steps no whole-batch pass reaches."""
@@ -58,7 +56,9 @@ class OldRewardManagerError(RuntimeError):
 def patches(module) -> registry.Plan:
     name = module.__name__
     if not contract.is_new_contract_available():
-        return registry.Plan(skipped={"*": _NATIVE})
+        # verl <= 0.6 builds and calls old reward managers and reward_fn itself: nothing to patch (an
+        # empty plan, not a skip: a skip is what this verl needed and did not get, a doctor problem).
+        return registry.Plan(())
     found: list[registry.Patch] = []
     if name in (OLD_REGISTRY, OLD_PACKAGE):
         own = getattr(module, "register", None)

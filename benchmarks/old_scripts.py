@@ -159,7 +159,9 @@ def where_now(path: str, config: dict) -> tuple:
     """(successor path, fate) by the table where the installed config lacks ``path``."""
     probe = translate.ConfigProbe(_as_config(config))
     row = translate.row_for(path)
-    if probe.has_key(path) or row is None or not translate.applies(row, probe, table.ROWS):
+    if row is None or not translate.applies(row, probe, table.ROWS):
+        return path, None
+    if probe.has_key(path) and row.reader is None:  # a declared-but-unread key is still declared
         return path, None
     if row.fate in ("dropped", "removed"):
         return None, row.fate

@@ -40,7 +40,13 @@ def group_setup_overrides(tmp_path):
     scripts named it, with the legacy keys on every release: 0.6.1 reads them, 0.7.1 and 0.8.0
     migrate them in main_ppo, and on 0.9.1 verl-compat's config_keys translates them at
     composition; the old_rewards fix then finds the name in the old registry."""
-    keys = [f"custom_reward_function.path={CUSTOM_FILE}", "reward_model.reward_manager=old_group_manager"]
+    keys = [
+        f"custom_reward_function.path={CUSTOM_FILE}",
+        # verl 0.7.1/0.8.0's own migration copies a legacy name left unset as null over today's
+        # default and then asserts it is set: scripts for those releases named the function.
+        "custom_reward_function.name=compute_score",
+        "reward_model.reward_manager=old_group_manager",
+    ]
     return [*keys, f"actor_rollout_ref.rollout.n={N}", f"trainer.rollout_data_dir={tmp_path / 'rollout'}"]
 
 

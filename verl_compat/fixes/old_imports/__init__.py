@@ -26,7 +26,6 @@ __all__ = ["RemovedFromVerlError", "RemovedKeywordError", "RemovedModuleError"]
 NAME = registry.fix_name(__name__)
 # The modules of the keyword rows (keywords.MODULES, spelled out: importing this module stays cheap).
 TARGETS = (
-    "verl.trainer.ppo.ray_trainer",
     "verl.trainer.ppo.reward",
     "verl.checkpoint_engine.base",
     "verl.utils.transferqueue_utils",

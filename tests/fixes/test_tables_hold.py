@@ -40,9 +40,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
-from omegaconf import OmegaConf
 from paths import REPO
+from verl_config import free_form_parent, release_paths
 
 sys.path.insert(0, str(REPO / "scripts"))
 import build_import_index
@@ -71,29 +70,6 @@ def version(label: str) -> tuple[int, ...]:
 # --- the installed release, read --------------------------------------------------------------------------------
 
 
-def _walk(node, prefix: str, out: dict) -> None:
-    if isinstance(node, dict):
-        if prefix:
-            out[prefix] = node
-        for key, value in node.items():
-            _walk(value, f"{prefix}.{key}" if prefix else str(key), out)
-    else:
-        out[prefix] = node
-
-
-@functools.cache
-def config_paths() -> dict:
-    """Every node path of the installed release's PPO configs (each model_engine option it ships)."""
-    engines = sorted(p.stem for p in (CONFIG_DIR / "model_engine").glob("*.yaml"))
-    variants = [("ppo_trainer", []), ("ppo_megatron_trainer", [])]
-    variants += [("ppo_trainer", [f"model_engine={engine}"]) for engine in engines]
-    out: dict = {}
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
-        for name, overrides in variants:
-            _walk(OmegaConf.to_container(compose(config_name=name, overrides=overrides), resolve=False), "", out)
-    return out
-
-
 @functools.cache
 def verl_files() -> build_import_index.Snapshot:
     """The installed verl's modules and the names each binds, read from its files as the rows were found
@@ -107,11 +83,7 @@ def has(path: str) -> bool:
 
 
 def key_present(path: str) -> bool:
-    return path in config_paths()
-
-
-def free_form_parent(path: str) -> bool:
-    return config_paths().get(path.rpartition(".")[0]) == {}
+    return path in release_paths()
 
 
 def key_row_of(path: str):

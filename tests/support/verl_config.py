@@ -1,7 +1,11 @@
 """verl's own trainer config, composed with Hydra's compose API (what ``main_ppo`` composes before
 its ``main()`` runs), for tests that read or translate it."""
 
+import functools
+import re
+
 from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
 
 from verl_compat import probes
 
@@ -10,3 +14,38 @@ def verl_compose(overrides=(), name="ppo_trainer", config_dir=None):
     """``name`` from ``config_dir`` (verl's ``verl/trainer/config`` unless given) with ``overrides``."""
     with initialize_config_dir(config_dir=str(config_dir or probes.verl_config_dir()), version_base=None):
         return compose(config_name=name, overrides=list(overrides))
+
+
+def _paths(node, prefix: str, out: dict) -> None:
+    if isinstance(node, dict):
+        if prefix:
+            out[prefix] = node
+        for key, value in node.items():
+            _paths(value, f"{prefix}.{key}" if prefix else str(key), out)
+    else:
+        out[prefix] = node
+
+
+@functools.cache
+def release_paths() -> dict:
+    """Every node path of the installed release's PPO configs (all engines), to its unresolved value."""
+    config_dir = probes.verl_config_dir()
+    # The engines the two trainer configs already select (``model_engine: dp`` / ``megatron`` in
+    # their defaults lists) are composed once, not twice.
+    chosen = {
+        m.group(1)
+        for name in ("ppo_trainer", "ppo_megatron_trainer")
+        for m in re.finditer(r"model_engine: *(\w+)", (config_dir / f"{name}.yaml").read_text())
+    }
+    engines = sorted(p.stem for p in (config_dir / "model_engine").glob("*.yaml") if p.stem not in chosen)
+    variants = [("ppo_trainer", []), ("ppo_megatron_trainer", [])]
+    variants += [("ppo_trainer", [f"model_engine={engine}"]) for engine in engines]
+    out: dict = {}
+    for name, overrides in variants:
+        _paths(OmegaConf.to_container(verl_compose(overrides, name), resolve=False), "", out)
+    return out
+
+
+def free_form_parent(path: str) -> bool:
+    """The key's parent is an open dict verl hands on as is (``engine_kwargs.vllm: {}``)."""
+    return release_paths().get(path.rpartition(".")[0]) == {}

@@ -19,13 +19,11 @@ from __future__ import annotations
 import collections
 import functools
 import importlib.util
-import re
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
-from omegaconf import OmegaConf
 from paths import DOCS
+from verl_config import free_form_parent, release_paths
 
 from verl_compat.fixes.config_keys.table import FATES, ROWS, Row
 
@@ -35,44 +33,8 @@ GROUP_ROWS = [row for row in ROWS if row.group]
 OLD_PATHS = {row.old for row in KEY_ROWS}
 
 
-def _paths(node, prefix: str, out: dict) -> None:
-    if isinstance(node, dict):
-        if prefix:
-            out[prefix] = node
-        for key, value in node.items():
-            _paths(value, f"{prefix}.{key}" if prefix else str(key), out)
-    else:
-        out[prefix] = node
-
-
-@functools.cache
-def release_paths() -> dict:
-    """Every node path of the installed release's PPO configs (all engines), to its unresolved value."""
-    # The engines the two trainer configs already select (``model_engine: dp`` / ``megatron`` in
-    # their defaults lists) are composed once, not twice.
-    chosen = {
-        m.group(1)
-        for name in ("ppo_trainer", "ppo_megatron_trainer")
-        for m in re.finditer(r"model_engine: *(\w+)", (CONFIG_DIR / f"{name}.yaml").read_text())
-    }
-    engines = sorted(p.stem for p in (CONFIG_DIR / "model_engine").glob("*.yaml") if p.stem not in chosen)
-    variants = [("ppo_trainer", []), ("ppo_megatron_trainer", [])]
-    variants += [("ppo_trainer", [f"model_engine={engine}"]) for engine in engines]
-    out: dict = {}
-    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
-        for name, overrides in variants:
-            cfg = compose(config_name=name, overrides=overrides)
-            _paths(OmegaConf.to_container(cfg, resolve=False), "", out)
-    return out
-
-
 def present(path: str) -> bool:
     return path in release_paths()
-
-
-def free_form_parent(path: str) -> bool:
-    """The key's parent is an open dict verl hands on as is (``engine_kwargs.vllm: {}``)."""
-    return release_paths().get(path.rpartition(".")[0]) == {}
 
 
 def row_of(path: str) -> Row | None:

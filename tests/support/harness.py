@@ -390,7 +390,9 @@ def _fit_run(config: DictConfig):
         result.calls = _read_calls(calls_dir)
 
 
-def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None, reward_fns=None) -> FitResult:
+def run_fit(
+    config: DictConfig, actor: str = "engine", trainer_cls=None, reward_fns=None, reward_model_worker=None
+) -> FitResult:
     """Build verl's ``RayPPOTrainer`` (or ``trainer_cls``, a class that takes its arguments) in this
     process and run ``init_workers()`` + ``fit()``.
 
@@ -400,16 +402,27 @@ def run_fit(config: DictConfig, actor: str = "engine", trainer_cls=None, reward_
     ``reward_fn``), with verl's reward manager for the config, as 0.6.x's ``TaskRunner`` builds it.
     ``reward_fns`` (``{"reward_fn": ..., "val_reward_fn": ...}``) are passed to the trainer instead,
     on any release: an old script's own reward callables.
+
+    Where the config enables a reward model, ``Role.RewardModel`` gets a pool as verl's ``main_ppo``
+    gives it (``reward_pool`` with ``enable_resource_pool``, else the global pool), and, on 0.6.x,
+    which builds reward model workers itself, the worker class ``reward_model_worker``.
     """
     config = _as_main_passes_it(config)
     OmegaConf.resolve(config)  # what TaskRunner.run does before building the trainer
     validate_config(config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config))
     standins.register_cpu_rollout()
     workers = {Role.ActorRollout: ray.remote(ACTORS[actor]), Role.Critic: ray.remote(standins.StubCriticWorker)}
-    pools = standins.CPUResourcePoolManager(
-        resource_pool_spec={"global_pool": [config.trainer.n_gpus_per_node] * config.trainer.nnodes},
-        mapping=dict.fromkeys(workers, "global_pool"),
-    )
+    spec = {"global_pool": [config.trainer.n_gpus_per_node] * config.trainer.nnodes}
+    mapping = dict.fromkeys(workers, "global_pool")
+    reward_model = OmegaConf.select(config, "reward.reward_model") or OmegaConf.select(config, "reward_model")
+    if reward_model is not None and reward_model.get("enable"):
+        mapping[Role.RewardModel] = "global_pool"
+        if reward_model.get("enable_resource_pool"):
+            spec["reward_pool"] = [reward_model.n_gpus_per_node] * reward_model.nnodes
+            mapping[Role.RewardModel] = "reward_pool"
+        if reward_model_worker is not None:
+            workers[Role.RewardModel] = ray.remote(reward_model_worker)
+    pools = standins.CPUResourcePoolManager(resource_pool_spec=spec, mapping=mapping)
     tokenizer = hf_tokenizer(config.actor_rollout_ref.model.path)
     reward = dict(reward_fns or {})
     if not reward and "reward_fn" in inspect.signature(RayPPOTrainer.__init__).parameters:

@@ -2,7 +2,15 @@
 manager it registers with verl's OLD ``register`` (found by ``reward_model.reward_manager=<name>``
 because verl 0.6 imported this file first)."""
 
-from old_reward_managers import GroupRewardManager, PerSampleRewardManager, compute_score, compute_score_batch  # noqa: F401
+from old_reward_managers import (  # noqa: F401
+    ColumnReadingManager,
+    GroupRewardManager,
+    PerSampleRewardManager,
+    RewardModelPlusRuleManager,
+    compute_score,
+    compute_score_batch,
+    compute_score_by_source,
+)
 from verl.workers.reward_manager import register
 
 
@@ -14,3 +22,13 @@ class FileRewardManager(PerSampleRewardManager):
 @register("old_group_manager")
 class FileGroupRewardManager(GroupRewardManager):
     KIND = "file_group"
+
+
+@register("old_rm_plus_rule")
+class FileRewardModelPlusRuleManager(RewardModelPlusRuleManager):
+    pass
+
+
+@register("old_column_manager")
+class FileColumnReadingManager(ColumnReadingManager):
+    pass

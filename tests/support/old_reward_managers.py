@@ -75,7 +75,7 @@ class PerSampleRewardManager(AbstractRewardManager):
             return data.batch["rm_scores"]
         record(self.KIND, self.num_examine, data)
         reward, extra = self._score_rows(data)
-        return {"reward_tensor": reward, "reward_extra_info": extra} if return_dict else reward
+        return {"reward_tensor": reward, "reward_extra_info": dict(extra)} if return_dict else reward
 
     def _score_rows(self, data):
         reward = torch.zeros_like(data.batch["responses"], dtype=torch.float32)
@@ -92,7 +92,7 @@ class PerSampleRewardManager(AbstractRewardManager):
             score = float(score["score"] if isinstance(score, dict) else score) + self.bonus
             reward[i, valid - 1] = score
             extra["acc"].append(score)
-        return reward, dict(extra)
+        return reward, extra
 
 
 class GroupRewardManager(PerSampleRewardManager):
@@ -131,3 +131,47 @@ def user_reward_fn(data, return_dict=False):
         reward[i, int(valid[i]) - 1] = 1.5 if int(valid[i]) > 3 else -1.0
     extra = {"length": valid.tolist()}
     return {"reward_tensor": reward, "reward_extra_info": extra} if return_dict else reward
+
+
+def compute_score_by_source(data_source, solution_str, ground_truth, extra_info=None):
+    """A reward function whose score says which ``data_source`` it was given (old verl's managers
+    pass the ``data.reward_fn_key`` column there): the rule score, plus 0.5 for ``math``."""
+    is_math = float(data_source == "math")
+    return {"score": compute_score(data_source, solution_str, ground_truth) + 0.5 * is_math, "source_math": is_math}
+
+
+class RewardModelPlusRuleManager(PerSampleRewardManager):
+    """Old contract, the combination old verl's design asked for: the rule score plus the reward
+    model's ``rm_scores`` already on the batch (0 where there are none)."""
+
+    KIND = "rm_plus_rule"
+
+    def __call__(self, data, return_dict=False):
+        record(self.KIND, self.num_examine, data)
+        reward, extra = self._score_rows(data)
+        has_rm = "rm_scores" in data.batch.keys()  # noqa: SIM118 (a TensorDict)
+        rm = data.batch["rm_scores"].float() if has_rm else torch.zeros_like(reward)
+        extra["rule"], extra["rm"] = extra.pop("acc"), rm.sum(-1).tolist()
+        reward = reward + rm
+        return {"reward_tensor": reward, "reward_extra_info": dict(extra)} if return_dict else reward
+
+
+class ColumnReadingManager(PerSampleRewardManager):
+    """Old contract, reading the dataset's columns the way LLM-judge managers did: ``data_source``
+    from ``reward_fn_key`` (a ``KeyError`` where the column is missing), ``.get("raw_prompt")`` and
+    ``.get("index")`` (``None`` where missing), and the custom ``level`` column."""
+
+    KIND = "columns"
+
+    def __call__(self, data, return_dict=False):
+        record(self.KIND, self.num_examine, data)
+        reward, extra = self._score_rows(data)
+        columns = data.non_tensor_batch
+        for i in range(len(data)):
+            index, raw_prompt, level = (columns.get(key) for key in ("index", "raw_prompt", "level"))
+            extra["index_seen"].append(-1 if index is None else int(index[i]))
+            extra["prompt_seen"].append(float(raw_prompt is not None))
+            extra["level_seen"].append(-1 if level is None else int(level[i]))
+            bonus = 0.01 * extra["index_seen"][i] + 0.1 * extra["prompt_seen"][i] + 0.001 * extra["level_seen"][i]
+            reward[i, _decoded(self.tokenizer, data[i])[1] - 1] += bonus
+        return {"reward_tensor": reward, "reward_extra_info": dict(extra)} if return_dict else reward

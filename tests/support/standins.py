@@ -308,7 +308,9 @@ class EngineStyleActor(_StandInWorker):
             "attention_mask": attention_mask,
             "position_ids": torch.clamp(attention_mask.cumsum(dim=1) - 1, min=0),
         }
-        return DataProto.from_dict(tensors=tensors, meta_info={"timing": {}})
+        # As 0.6.x's vLLM rollout: the input's columns come back, less what it consumed.
+        kept = {k: v for k, v in prompts.non_tensor_batch.items() if k not in ("raw_prompt_ids", "multi_modal_data")}
+        return DataProto.from_dict(tensors=tensors, non_tensors=kept, meta_info={"timing": {}})
 
     # Non-blocking: CheckpointEngineManager(naive) does ray.get() on what the worker group returns.
     @register(dispatch_mode=Dispatch.ONE_TO_ALL, blocking=False)
@@ -424,7 +426,8 @@ class StubAgentLoopManager:
     def _encode(self, text: str) -> list[int]:
         return self.tokenizer.encode(text, add_special_tokens=False)
 
-    def generate_sequences(self, prompts: DataProto) -> DataProto:
+    def rollout_tensors(self, prompts: DataProto) -> dict[str, torch.Tensor]:
+        """The rollout's tensors for ``prompts`` (what ``AgentLoopWorker._postprocess`` stacks)."""
         tok, data_cfg = self.tokenizer, self.config.data
         p_len, r_len = data_cfg.max_prompt_length, data_cfg.max_response_length
         nt = prompts.non_tensor_batch
@@ -447,7 +450,7 @@ class StubAgentLoopManager:
         prompts_t, prompt_mask = pad(prompt_ids, p_len, left=True)
         responses_t, response_mask = pad(response_ids, r_len, left=False)
         attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
-        tensors = {
+        return {
             "prompts": prompts_t,
             "responses": responses_t,
             "response_mask": response_mask,
@@ -456,6 +459,10 @@ class StubAgentLoopManager:
             "position_ids": torch.clamp(attention_mask.cumsum(dim=1) - 1, min=0),
         }
 
+    def generate_sequences(self, prompts: DataProto) -> DataProto:
+        tensors = self.rollout_tensors(prompts)
+        nt = prompts.non_tensor_batch
+        responses_t, response_mask = tensors["responses"], tensors["response_mask"]
         # Score with verl's RewardLoopWorker (the first: compose_config starts one), on what the real
         # agent loop hands it.
         to_score = DataProto.from_dict(

@@ -13,7 +13,7 @@ On 0.6.1 a setup runs again and must give the file exactly, so the data stays wh
 """
 
 import pytest
-from old_reward_oracle import NATIVE, RM_LAYOUTS, SETUPS, differences, load, run_setup
+from old_reward_oracle import NATIVE, RM_LAYOUTS, SETUPS, Setup, differences, load, reward_model_serving, run_setup
 
 CASES = [
     pytest.param(name, layout, id=f"{name}-{layout}" if layout else name)
@@ -41,3 +41,25 @@ def test_the_data_file_is_what_old_verl_gives_now(shim, tmp_path):
     result, found = run_setup("rm_plus_rule", tmp_path)
     result.raise_error()
     assert found == load()["setups"]["rm_plus_rule"]
+
+
+@pytest.mark.once
+@pytest.mark.skipif(NATIVE, reason="verl 0.9's reward loop")
+@pytest.mark.parametrize("rm_layout", RM_LAYOUTS)
+def test_the_reward_model_stand_in_serves_verls_own_reward_loop(no_shim, tmp_path, rm_layout):
+    """No old code and no verl-compat: verl's own naive manager with a reward model, in today's keys.
+    verl's RewardModelManager, router and RewardLoopWorker.compute_score_disrm reach the /classify
+    stand-in, and each training step is scored with what 0.6.1's reward model worker gave."""
+    own = Setup(
+        "rm_verl_own",
+        lambda workdir, layout: [
+            "reward.reward_model.enable=True",
+            f"reward.reward_model.model_path={workdir / 'model'}",
+            f"reward.reward_model.enable_resource_pool={layout == 'standalone'}",
+            *reward_model_serving(),
+        ],
+        reward_model=True,
+    )
+    result, found = run_setup(own, tmp_path, rm_layout)
+    result.raise_error()
+    assert found["steps"] == load()["setups"]["rm_naive"]["steps"]

@@ -53,18 +53,18 @@ def _custom_file(function="compute_score", manager=None) -> list[str]:
 
 def _reward_model(workdir: Path, layout: str | None) -> list[str]:
     """An enabled reward model, in the legacy keys; on verl 0.9 also the keys it has no old form of
-    (the serving engine, the standalone pool's size) and the layout."""
+    (``reward_model_serving``) and the layout."""
     keys = ["reward_model.enable=True", f"reward_model.model.path={workdir / 'model'}"]
     if NATIVE:
         return [*keys, "reward_model.micro_batch_size_per_gpu=1"]
-    return [
-        *keys,
-        f"reward_model.enable_resource_pool={layout == 'standalone'}",
-        "reward.reward_model.rollout.name=vllm",  # verl's /classify client speaks vLLM's
-        "reward.reward_model.rollout.tensor_model_parallel_size=1",
-        "reward.reward_model.n_gpus_per_node=1",
-        "reward.reward_model.nnodes=1",
-    ]
+    return [*keys, f"reward_model.enable_resource_pool={layout == 'standalone'}", *reward_model_serving()]
+
+
+def reward_model_serving() -> list[str]:
+    """verl 0.9's reward model serving keys: the engine (verl's /classify client speaks vLLM's) and
+    one-GPU replicas, so that a standalone pool of one bundle holds one."""
+    keys = ("rollout.name=vllm", "rollout.tensor_model_parallel_size=1", "n_gpus_per_node=1", "nnodes=1")
+    return [f"reward.reward_model.{key}" for key in keys]
 
 
 @dataclass(frozen=True)
@@ -167,9 +167,10 @@ def _file_logger(path: Path):
             os.environ["VERL_FILE_LOGGER_PATH"] = before
 
 
-def run_setup(name: str, workdir: Path, rm_layout: str | None = None):
-    """Run ``name``'s fit on the installed release; returns ``(FitResult, record)``."""
-    setup = SETUPS[name]
+def run_setup(setup: Setup | str, workdir: Path, rm_layout: str | None = None):
+    """Run a setup's fit (one of ``SETUPS`` or its name) on the installed release; returns
+    ``(FitResult, record)``, the record None where the fit failed."""
+    setup = SETUPS[setup] if isinstance(setup, str) else setup
     workdir = Path(workdir)
     config = setup_config(setup, workdir, rm_layout)
     if setup.reward_model and not NATIVE:

@@ -16,8 +16,8 @@ sample's place in its group.
 :func:`record` is what ``tests/fits/test_old_reward_recipes.py`` compares, and what
 ``scripts/recipe_dapo_expected.py`` writes from verl 0.6.1's own run into :data:`EXPECTED`:
 
-* ``validation``: ``{step: {metric: value}}``, the ``val-*`` metrics the trainer logged (step 0:
-  before training);
+* ``validation``: ``{step: {metric: value}}``, the validation metrics of the reward the trainer
+  logged (step 0: before training);
 * ``steps``: ``{step: ...}``, for each training step: ``num_gen_batches`` (the generation batches
   filter_groups used), ``metrics`` (the score and reward metrics the trainer logged), ``groups`` (the
   uid groups the actor trained on: the prompt's dataset row and each sample's response and score,
@@ -154,6 +154,12 @@ def _groups(actor_rows: list[dict], tokenizer) -> list[dict]:
     return sorted(groups, key=lambda group: group["row"])
 
 
+def _is_validation_score(key: str) -> bool:
+    """A validation metric of the reward (``val-core/<data source>/acc/mean@1``, ...); not the agent
+    loop's turn count that 0.7+ adds (``val-aux/num_turns/*``)."""
+    return key.startswith("val-") and not key.startswith("val-aux/num_turns/")
+
+
 def record(result: FitResult, logged: dict) -> dict:
     """What the run gave, step by step (see the module docstring), from the fit's result and the
     metrics its trainer logged. Raises the run's error."""
@@ -162,9 +168,9 @@ def record(result: FitResult, logged: dict) -> dict:
     if executor is not None:
         executor.shutdown(wait=True)  # verl 0.9 writes the dumps in a background thread
     validation = {
-        str(step): {key: value for key, value in metrics.items() if key.startswith("val-")}
+        str(step): {key: value for key, value in metrics.items() if _is_validation_score(key)}
         for step, metrics in sorted(logged.items())
-        if any(key.startswith("val-") for key in metrics)
+        if any(_is_validation_score(key) for key in metrics)
     }
     # Each update_actor call: one log line per actor rank with the rows that rank got.
     updates = defaultdict(list)

@@ -11,7 +11,8 @@ import pytest
 from pyrun import run_argv
 from verl_config import verl_compose
 
-from verl_compat.fixes.config_keys import legacy_defaults, translate
+from verl_compat.fixes.config_keys import legacy_defaults, readers, translate
+from verl_compat.fixes.config_keys.table import LEGACY_REWARD
 
 MAIN_PPO = "verl.trainer.main_ppo"
 NAME = legacy_defaults.NAME_KEY
@@ -36,11 +37,9 @@ def reward_file(tmp_path):
 
 
 def migrates_itself() -> bool:
-    """Whether this release's ``main_ppo`` moves the legacy block into ``reward.*`` itself (0.7.1, 0.8.0)."""
-    import importlib
-
-    # vars(), not hasattr: old_imports serves the name where verl moved it out of main_ppo (0.9.0)
-    return "migrate_legacy_reward_impl" in vars(importlib.import_module(MAIN_PPO))
+    """Whether this release's ``main_ppo`` moves the legacy block into ``reward.*`` itself (0.7.1,
+    0.8.0; read in its source)."""
+    return readers.calls(LEGACY_REWARD.entry, LEGACY_REWARD.function)
 
 
 def as_verl_reads_it(config):

@@ -1,55 +1,49 @@
-"""Write tests/fits/data/old_reward_expectations.json: what verl 0.6.1 itself gives each old reward
-setup of tests/support/old_reward_oracle.py (its real RayPPOTrainer.fit, which builds and calls old
-managers and reward_fn itself), for the reward fits on newer verl to compare with.
+"""Write what verl 0.6.1's own ``load_reward_manager`` builds for the cases of
+``tests/support/old_load_reward_manager.py`` (the manager's class, its ``compute_score``, its scores
+on the fixed batch) to that module's ``DATA`` file, which the 0.9.1 tests compare verl-compat with.
 
-Run with the 0.6.1 environment's Python, verl-compat turned off (this script turns it off):
+Run in the 0.6.1 environment, with verl alone (the script restarts itself with
+``VERL_COMPAT_DISABLE=1`` when it is not set):
 
-    source scripts/_envs.sh && ensure_env 0.6.1
-    .venvs/verl-0.6.1/bin/python scripts/old_reward_expectations.py [SETUP ...]
-
-Without arguments every setup runs (about a minute each on 2 cores); naming setups rewrites only
-theirs. The file records the verl release that produced it.
+    .venvs/verl-0.6.1/bin/python scripts/old_reward_expectations.py
 """
 
-import argparse
+from __future__ import annotations
+
+import inspect
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-os.environ["VERL_COMPAT_DISABLE"] = "1"  # old verl as released, in this process and its Ray workers
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
-
-import pyrun
-
-os.environ.update(pyrun.RAY_SETTINGS)
-
-import old_reward_oracle as oracle
-import verl
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("setups", nargs="*", help=f"default: all of {', '.join(oracle.SETUPS)}")
-    args = parser.parse_args(argv)
-    unknown = set(args.setups) - set(oracle.SETUPS)
-    if unknown:
-        parser.error(f"unknown setups: {sorted(unknown)}")
-    if not oracle.NATIVE:
-        parser.error(f"verl {verl.__version__} no longer runs old reward code itself: use the 0.6.1 environment")
-    data = oracle.load() if oracle.DATA_FILE.exists() else {"setups": {}}
-    data["verl"] = verl.__version__
-    for name in args.setups or list(oracle.SETUPS):
-        with tempfile.TemporaryDirectory(prefix=f"old-reward-{name}-") as workdir:
-            result, found = oracle.run_setup(name, Path(workdir))
-            if found is None:
-                raise SystemExit(f"{name}: the fit failed: {result.error!r}") from result.error
-        data["setups"][name] = found
-        print(f"{name}: {len(found['steps'])} steps in {result.wall_s:.0f} s", flush=True)
-    oracle.DATA_FILE.parent.mkdir(parents=True, exist_ok=True)
-    oracle.DATA_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {oracle.DATA_FILE}")
+def main() -> int:
+    if os.environ.get("VERL_COMPAT_DISABLE") != "1":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "VERL_COMPAT_DISABLE": "1"})
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
+    import old_load_reward_manager as cases
+    from harness import tiny_model_dir
+    from verl.trainer.ppo.reward import load_reward_manager
+    from verl.utils import hf_tokenizer
+
+    if "num_examine" not in inspect.signature(load_reward_manager).parameters:
+        print("this verl's load_reward_manager takes no num_examine: run it in the 0.6.1 environment", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as folder:
+        tokenizer = hf_tokenizer(str(tiny_model_dir(Path(folder) / "model")))
+        built = {}
+        for name, case in cases.CASES.items():
+            manager = cases.call(load_reward_manager, cases.compose(case), tokenizer, case)
+            built[name] = cases.describe_manager(manager, tokenizer)
+    import verl
+
+    data = {"verl": verl.__version__, "made_by": "scripts/old_reward_expectations.py", "cases": built}
+    cases.DATA.parent.mkdir(parents=True, exist_ok=True)
+    cases.DATA.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {cases.DATA.relative_to(ROOT)} ({len(built)} cases, verl {verl.__version__})")
     return 0
 
 

@@ -2,7 +2,7 @@
 
 The expectations are not computed here: verl 0.6.1, the last release that builds and calls old
 managers and ``reward_fn`` itself, ran each setup of ``old_reward_oracle.SETUPS`` natively, and
-``scripts/old_reward_expectations.py`` kept what it gave in ``tests/fits/data/old_reward_expectations.json``:
+``scripts/old_reward_fits_expected.py`` kept what it gave in ``tests/fits/data/old_reward_fits_v0_6_1.json``:
 each step's scores and ``reward_extra_info`` (verl's own rollout dump), the validation metrics it
 logged, and the columns (names, values) the old code received. The same setups' fits on the newest
 release are compared with that file: unlike a fresh old manager called on the batch verl-compat

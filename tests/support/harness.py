@@ -391,13 +391,13 @@ def _fit_run(config: DictConfig):
 
 
 def run_fit(
-    config: DictConfig, actor: str = "engine", trainer_cls=None, reward_fns=None, reward_model_worker=None
+    config: DictConfig, actor="engine", trainer_cls=None, reward_fns=None, reward_model_worker=None
 ) -> FitResult:
     """Build verl's ``RayPPOTrainer`` (or ``trainer_cls``, a class that takes its arguments) in this
     process and run ``init_workers()`` + ``fit()``.
 
     ``actor`` picks the actor stand-in: ``"engine"`` (no ``dump_memory_snapshot``, like verl's engine
-    workers) or ``"fsdp"`` (with it, like 0.7.1's FSDP workers). Datasets come from the config
+    workers), ``"fsdp"`` (with it, like 0.7.1's FSDP workers), or a stand-in class. Datasets come from the config
     (``data.custom_cls``), as in ``run_ppo``; where the trainer scores in its own process (0.6.x:
     ``reward_fn``), with verl's reward manager for the config, as 0.6.x's ``TaskRunner`` builds it.
     ``reward_fns`` (``{"reward_fn": ..., "val_reward_fn": ...}``) are passed to the trainer instead,
@@ -411,7 +411,8 @@ def run_fit(
     OmegaConf.resolve(config)  # what TaskRunner.run does before building the trainer
     validate_config(config, use_reference_policy=need_reference_policy(config), use_critic=need_critic(config))
     standins.register_cpu_rollout()
-    workers = {Role.ActorRollout: ray.remote(ACTORS[actor]), Role.Critic: ray.remote(standins.StubCriticWorker)}
+    actor_cls = ACTORS[actor] if isinstance(actor, str) else actor
+    workers = {Role.ActorRollout: ray.remote(actor_cls), Role.Critic: ray.remote(standins.StubCriticWorker)}
     spec = {"global_pool": [config.trainer.n_gpus_per_node] * config.trainer.nnodes}
     mapping = dict.fromkeys(workers, "global_pool")
     reward_model = OmegaConf.select(config, "reward.reward_model") or OmegaConf.select(config, "reward_model")

@@ -1,6 +1,6 @@
 """Old reward setups as old verl itself ran them: what verl 0.6.1's own ``RayPPOTrainer.fit`` gave,
-kept as data (``tests/fits/data/old_reward_expectations.json``, written by
-``scripts/old_reward_expectations.py``), and the same record taken from a run on any release.
+kept as data (``tests/fits/data/old_reward_fits_v0_6_1.json``, written by
+``scripts/old_reward_fits_expected.py``), and the same record taken from a run on any release.
 
 A record, per setup, from verl's real 3-step fit (``harness.run_fit``) on fixed inputs:
 
@@ -36,7 +36,7 @@ from omegaconf import DictConfig
 from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
 SUPPORT = Path(__file__).resolve().parent
-DATA_FILE = SUPPORT.parent / "fits" / "data" / "old_reward_expectations.json"
+DATA_FILE = SUPPORT.parent / "fits" / "data" / "old_reward_fits_v0_6_1.json"
 CUSTOM_FILE = SUPPORT / "old_reward_file.py"
 N = 2  # responses per prompt in the setups that score groups
 DIGITS = 6  # floats are kept to 6 decimals: float32 scores, float64 metrics

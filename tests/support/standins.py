@@ -195,7 +195,8 @@ def _metrics(data, **metrics):
 def _scored_rows(data) -> list[dict]:
     """Each sample's ``token_level_scores`` row as the actor receives it for its update (a padded
     ``DataProto``, or 0.9's no-padding ``TensorDict``, where the scores stay padded), with what
-    scored it: the response's valid ids, ``data_source``, ``reward_model``, ``extra_info``. The
+    scored it: the response's valid ids, ``data_source``, ``reward_model``, ``extra_info``, and its
+    uid group (``uid``). The
     reward fits compute what the old setup gives on these very samples and compare."""
     if isinstance(data, DataProto):
         tensors, non_tensors = data.batch, data.non_tensor_batch
@@ -212,7 +213,7 @@ def _scored_rows(data) -> list[dict]:
     if not {"token_level_scores", "responses", "response_mask"} <= tensor_keys:
         return []
     scores, responses, mask = tensors["token_level_scores"], tensors["responses"], tensors["response_mask"]
-    sources, models, extras = listed("data_source"), listed("reward_model"), listed("extra_info")
+    sources, models, extras, uids = listed("data_source"), listed("reward_model"), listed("extra_info"), listed("uid")
     rows = []
     for i in range(len(scores)):
         valid = int(mask[i].sum())
@@ -223,15 +224,28 @@ def _scored_rows(data) -> list[dict]:
                 "data_source": sources[i] if sources else None,
                 "reward_model": dict(models[i]) if models else None,
                 "extra_info": dict(extras[i]) if extras else None,
+                "uid": str(uids[i]) if uids else None,
             }
         )
     return rows
 
 
+def operands(prompt_text: str) -> tuple[int, int]:
+    """``(A, B)`` of a ``what is A plus B ?`` prompt (row ``A - 1`` of ``TinyGSM8K``)."""
+    a, b = map(int, re.search(r"what is (\d+) plus (\d+)", prompt_text).groups())
+    return a, b
+
+
 def answer_for(prompt_text: str) -> int:
     """The stand-ins' answer to ``what is A plus B ?``: right for odd A, off by one for even A."""
-    a, b = map(int, re.search(r"what is (\d+) plus (\d+)", prompt_text).groups())
+    a, b = operands(prompt_text)
     return a + b + (a % 2 == 0)
+
+
+def respond(prompt_texts: list[str]) -> list[str]:
+    """The stand-ins' response to each prompt of one generation call, as text (the worker appends
+    the EOS token): ``the answer is #### N``, N from :func:`answer_for`."""
+    return [f"the answer is #### {answer_for(text)}" for text in prompt_texts]
 
 
 # ----------------------------------------------------------------------------------- workers
@@ -246,6 +260,7 @@ class EngineStyleActor(_StandInWorker):
     """
 
     log_name = "actor"
+    respond = staticmethod(respond)  # what generate_sequences answers (the recipe fits' stand-ins vary it)
 
     def __init__(self, config, role, **kwargs):
         Worker.__init__(self)
@@ -296,9 +311,9 @@ class EngineStyleActor(_StandInWorker):
         prompt_ids, prompt_mask = prompts.batch["input_ids"], prompts.batch["attention_mask"]
         responses = torch.full((len(prompt_ids), r_len), tokenizer.pad_token_id, dtype=torch.long)
         response_mask = torch.zeros_like(responses)
-        for i, (ids, mask) in enumerate(zip(prompt_ids, prompt_mask, strict=True)):
-            answer = answer_for(tokenizer.decode(ids[mask.bool()].tolist()))
-            row = [*tokenizer.encode(f"the answer is #### {answer}", add_special_tokens=False), tokenizer.eos_token_id]
+        texts = [tokenizer.decode(ids[mask.bool()].tolist()) for ids, mask in zip(prompt_ids, prompt_mask, strict=True)]
+        for i, text in enumerate(self.respond(texts)):
+            row = [*tokenizer.encode(text, add_special_tokens=False), tokenizer.eos_token_id]
             responses[i, : len(row)], response_mask[i, : len(row)] = torch.tensor(row[:r_len]), 1
         attention_mask = torch.cat([prompt_mask, response_mask], dim=1)
         tensors = {
@@ -399,11 +414,14 @@ class StubAgentLoopManager:
     """Generation without an inference server; loaded by verl from
     ``actor_rollout_ref.rollout.agent.agent_loop_manager_class=standins.StubAgentLoopManager``.
 
-    For each prompt it renders the real chat template, answers ``the answer is #### N`` (right for
-    even ``extra_info.index``, off by one for odd ones), scores through verl's real reward loop
-    workers, and returns the batch ``AgentLoopWorker._postprocess`` would. It runs in the trainer's
-    process; its profiling calls go to the ``agent_loop_manager`` log.
+    For each prompt it renders the real chat template, answers what :func:`respond` says (the
+    answer right for even ``extra_info.index``, off by one for odd ones, as the actor's 0.6.x
+    rollout does), scores through verl's real reward loop workers, and returns the batch
+    ``AgentLoopWorker._postprocess`` would. It runs in the trainer's process; its profiling calls go
+    to the ``agent_loop_manager`` log.
     """
+
+    respond = staticmethod(respond)
 
     def __init__(self, config, reward_loop_worker_handles):
         assert reward_loop_worker_handles, "stand-in scores through verl's reward loop workers"
@@ -431,13 +449,9 @@ class StubAgentLoopManager:
         tok, data_cfg = self.tokenizer, self.config.data
         p_len, r_len = data_cfg.max_prompt_length, data_cfg.max_response_length
         nt = prompts.non_tensor_batch
-        prompt_ids, response_ids = [], []
-        rows = zip(nt["raw_prompt"], nt["reward_model"], nt["extra_info"], strict=True)
-        for messages, reward_model, extra_info in rows:
-            text = tok.apply_chat_template(list(messages), add_generation_prompt=True, tokenize=False)
-            answer = int(reward_model["ground_truth"]) + extra_info["index"] % 2
-            prompt_ids.append(self._encode(text)[-p_len:])
-            response_ids.append([*self._encode(f"the answer is #### {answer}"), tok.eos_token_id][:r_len])
+        texts = [tok.apply_chat_template(list(m), add_generation_prompt=True, tokenize=False) for m in nt["raw_prompt"]]
+        prompt_ids = [self._encode(text)[-p_len:] for text in texts]
+        response_ids = [[*self._encode(text), tok.eos_token_id][:r_len] for text in self.respond(texts)]
 
         def pad(rows, length, left):
             ids = torch.full((len(rows), length), tok.pad_token_id, dtype=torch.long)

@@ -10,7 +10,7 @@ import inspect
 import pytest
 from verl_config import verl_compose
 
-from verl_compat.fixes.old_imports import RemovedKeywordError, keywords
+from verl_compat.fixes.old_imports import RemovedKeywordError, keywords, old_calls
 from verl_compat.fixes.old_imports.table import KEYWORD_ROWS
 
 
@@ -49,9 +49,27 @@ def test_a_renamed_keyword_arrives_under_its_new_name(shim, shim_warnings):
         manager(config=None, trainer=object(), actor_wg=object(), replicas=[])
 
 
+def test_load_reward_manager_with_num_examine_is_the_old_call(shim, shim_warnings):
+    """Old code passing num_examine gets the old-contract manager old verl returned
+    (tests/fixes/old_rewards/test_old_load_reward_manager.py compares it with verl 0.6.1's own)."""
+    from verl.workers.reward_manager import NaiveRewardManager
+
+    load, _ = needs(shim, "verl.trainer.ppo.reward:load_reward_manager", "num_examine")
+    manager = load(verl_compose(), None, num_examine=0)
+    assert type(manager) is NaiveRewardManager and manager.num_examine == 0
+    assert shim_warnings() == [old_calls.message(NaiveRewardManager)]
+
+
 def test_load_reward_manager_drops_num_examine_and_explains_a_removed_keyword(shim, shim_warnings):
     load, found = needs(shim, "verl.trainer.ppo.reward:load_reward_manager", "num_examine")
-    config = verl_compose()
+    # A manager of today's contract has no old answer: the keyword is dropped.
+    config = verl_compose(
+        [
+            "reward.reward_manager.source=importlib",
+            "reward.reward_manager.module.path=pkg://verl.experimental.reward_loop.reward_manager.naive",
+            "reward.reward_manager.name=NaiveRewardManager",
+        ]
+    )
     assert load(config, None, num_examine=0) is not None
     assert shim_warnings() == [keywords.message(found)]
     removed = row("verl.trainer.ppo.reward:load_reward_manager", "max_resp_len")

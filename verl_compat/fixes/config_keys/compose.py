@@ -15,8 +15,10 @@ compose API (``hydra.compose``). Inside it, in order:
 3. ``_apply_overrides_to_config`` (a staticmethod) applies the key overrides to the composed
    config: they are translated here against it, before Hydra rejects the first old one; a
    ``+key=`` addition of a key verl has since added becomes ``key=``.
-4. When ``_load_configuration_impl`` returns, each finding is warned once; keys that ask for
-   what this verl cannot do stop the composition with one error that lists them all.
+4. When ``_load_configuration_impl`` returns, the legacy reward block gets the default old verl
+   gave it where the release leaves it null (:mod:`.legacy_defaults`); each finding is warned
+   once; keys that ask for what this verl cannot do stop the composition with one error that
+   lists them all.
 
 Another Hydra application composes through the same functions: without verl's config directory
 in its search path and verl's trainer config in its defaults, nothing is touched.
@@ -36,7 +38,7 @@ from hydra.errors import ConfigCompositionException
 
 from ... import deprecation, registry
 from ...registry import Patch, Plan, guard, is_looking
-from . import findings, table, translate
+from . import findings, legacy_defaults, table, translate
 
 if TYPE_CHECKING:
     from hydra.core.override_parser.types import Override
@@ -98,6 +100,9 @@ def load_configuration(wrapped, instance, args, kwargs):
         cfg = wrapped(*args, **kwargs)
     finally:
         stack.remove(session)
+    if session.verl:
+        with guard(NAME, "legacy defaults"):
+            session.findings.extend(legacy_defaults.apply(cfg))
     error = None
     with guard(NAME, "load_configuration"):
         if is_looking():

@@ -23,6 +23,8 @@ def fate(finding: translate.Finding, stops: bool) -> str:
     change = f"{said(row.fate)} in verl {row.since}, {row.evidence}"
     if finding.conflict is not None:
         return f"{written}: conflicts with {finding.new_key}={finding.conflict} ({change}): stops the launch"
+    if row.fate == "defaulted":
+        return f"{written} not set -> {finding.replacement} (the old default; {row.evidence})"
     if row.fate == "added":
         return f"+{written} -> {finding.replacement} (verl has this key now; Hydra refuses to add it again)"
     if row.fate == "dropped" or finding.inert:

@@ -324,7 +324,7 @@ ROWS: tuple[Row, ...] = (
         ("reward_model.model.override_config", "dropped", None),
     ),
     # [BREAKING][reward] refactor: deprecate batch reward manager (#5237)
-    *_change("verl#5237 (3df21a68e)", "0.7.1", "the reward loop computes rewards asynchronously, beside the rollout, on every run",
+    *_change("verl#5237 (3df21a68e)", "0.7.1", "a reward manager of today's contract or a reward function runs in the reward loop, asynchronously, beside the rollout, on every run; an old-contract reward manager or a reward_fn is called by verl-compat synchronously on the step batch in the trainer, as launch_reward_fn_async=False called it",
         ("reward_model.launch_reward_fn_async", "dropped", None),
     ),
     # [BREAKING][reward] refactor: the full reward configuration (#5255)

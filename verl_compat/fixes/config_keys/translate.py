@@ -107,6 +107,11 @@ class Finding:
                 f"{row.since} ({row.evidence}) and is ignored: {row.note}; this value asked for what the release "
                 "does anyway. Delete it."
             )
+        if row.fate == "defaulted":
+            return (
+                f"verl-compat: {self.key} is not set: {row.note} ({row.evidence}). verl-compat set the old "
+                f"default. Write instead: {self.replacement}"
+            )
         if row.fate == "added":
             return (
                 f"verl-compat: {self.key} is in this verl's config now (verl added it since), and Hydra refuses "

@@ -13,6 +13,11 @@ without one built an old-contract manager from the config, which verl 0.7.0 alre
 today's config names a reward-loop manager that cannot be called on a batch; that call stops with
 an error that says to pass ``reward_fn=``.
 
+Where verl-compat's old_rewards has verl's reward workers return a placeholder (the trainer was
+given old reward code), the step batch carries that placeholder as ``rm_scores``, which old reward
+managers would return as the reward: both functions take it off first (only the placeholder: a
+reward model's ``rm_scores`` stay, as old verl gave them; :mod:`verl_compat.driver_rewards`).
+
 Imported only when an old path asks for one of them (verl, torch and Ray are imported by then).
 """
 
@@ -20,6 +25,8 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+
+from ... import driver_rewards
 
 # old path -> the name of its backport in this module
 BACKPORTS = {
@@ -50,6 +57,8 @@ def compute_reward(data: Any, reward_fn: Any) -> tuple[Any, dict[str, Any]]:
     """``(reward_tensor, reward_extra_infos_dict)`` of ``reward_fn`` on the whole batch, as verl
     0.4-0.7.0 computed it: ``reward_fn(data, return_dict=True)``, and where that raises, the old
     fallback ``reward_fn(data)`` with no extra info (verl printed the error and went on)."""
+    driver_rewards.strip_placeholder(data)
+    driver_rewards.note_scored()
     try:
         reward_result = reward_fn(data, return_dict=True)
         reward_tensor = reward_result["reward_tensor"]
@@ -84,7 +93,24 @@ def _remote_compute_reward_async() -> Any:
     return ray.remote(num_cpus=1)(_compute_reward_async)
 
 
+class _ComputeRewardAsync:
+    """``compute_reward_async``: the Ray remote function, whose ``.remote(data, ...)`` takes the
+    placeholder off ``data`` here, in the trainer's process, before Ray ships it to the task."""
+
+    def remote(self, data: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if data is not None:
+            driver_rewards.strip_placeholder(data)
+            driver_rewards.note_scored()
+        return _remote_compute_reward_async().remote(data, *args, **kwargs)
+
+    def options(self, *args: Any, **kwargs: Any) -> Any:
+        return _remote_compute_reward_async().options(*args, **kwargs)
+
+
+_COMPUTE_REWARD_ASYNC = _ComputeRewardAsync()
+
+
 def backport(path: str) -> Any:
     """The backport served for the old ``path`` (a key of :data:`BACKPORTS`)."""
     name = BACKPORTS[path]
-    return _remote_compute_reward_async() if name == "compute_reward_async" else compute_reward
+    return _COMPUTE_REWARD_ASYNC if name == "compute_reward_async" else compute_reward

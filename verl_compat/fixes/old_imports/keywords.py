@@ -6,6 +6,9 @@ A row applies where the installed signature lacks the old keyword (``inspect.sig
 release). A callable that hands ``**kwargs`` on (``load_reward_manager`` gives them to the reward
 manager class the config names, which may be the user's own) cannot be judged from its signature: a
 removed keyword is explained only if the call then fails on it.
+
+A call in the old shape that the installed verl would answer with another kind of object
+(``load_reward_manager`` with ``num_examine``: :mod:`.old_calls`) gets the old answer instead.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import inspect
 
 from ... import deprecation, registry
 from ...registry import Patch, Plan, guard
+from . import old_calls
 from .errors import RemovedKeywordError
 from .table import KEYWORD_ROWS, KeywordRow
 
@@ -69,6 +73,13 @@ class KeywordWrapper:
     forwards_kwargs: bool
 
     def __call__(self, wrapped, instance, args, kwargs):
+        old = None
+        with guard(NAME, f"{_dotted(self.callable)} old call"):
+            old = old_calls.old_call(self.callable, args, kwargs)
+        if old is not None and old.build is not None:
+            return old.build()  # the old answer: the installed function's is what the caller cannot use
+        if old is not None:
+            args, kwargs = old.args, old.kwargs
         passed, error = kwargs, None
         with guard(NAME, f"{_dotted(self.callable)} keywords"):
             passed, error = self.translate(kwargs)

@@ -20,11 +20,20 @@ from __future__ import annotations
 import inspect
 import sys
 
-from ... import configs, deprecation, registry, wrapping
+from ... import configs, deprecation, driver_rewards, registry, wrapping
 from . import adapter, contract, driver, resolve, trainer_args
 from .report import describe, manager_warning, reward_fn_warning
 
-__all__ = ["NAME", "TARGETS", "config_step", "describe", "patches", "reset", "state", "translate_launcher_names"]
+__all__ = [
+    "NAME",
+    "TARGETS",
+    "config_step",
+    "describe",
+    "patches",
+    "reset",
+    "state",
+    "translate_launcher_names",
+]
 
 NAME = registry.fix_name(__name__)
 REWARD = "verl.trainer.ppo.reward"
@@ -68,6 +77,8 @@ def patches(module) -> registry.Plan:
         if hasattr(module, "run_ppo"):
             found.append(registry.Patch("run_ppo", _before_run_ppo, "launcher-registered names"))
     elif name == REWARD:
+        if hasattr(module, "extract_reward"):  # where verl's trainers and a copied fit() import it from
+            found.append(registry.Patch("extract_reward", driver.extract_reward, "whole-batch pass"))
         if hasattr(module, "resolve_reward_manager_cls"):
             found.append(
                 registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
@@ -89,12 +100,17 @@ def patches(module) -> registry.Plan:
     elif name == V1_TRAINER:
         found.append(registry.Patch("PPOTrainer.__init__", stop_unreachable, "no whole-batch pass in the v1 trainer"))
     elif name in TRAINER_MODULES:
-        if hasattr(module, "extract_reward"):
+        own = getattr(module, "extract_reward", None)
+        if own is not None and wrapping.wrapped_by(own, NAME) is None:  # imported before verl-compat wrapped it
             found.append(registry.Patch("extract_reward", driver.extract_reward, "whole-batch pass"))
         for cls_name in TRAINERS_WITH_REWARD_FN:
             cls = vars(module).get(cls_name)
             if isinstance(cls, type) and cls.__module__ == name:  # defined here, not imported
                 found.append(registry.Patch(f"{cls_name}.__init__", _TRAINER_INIT, "reward_fn, the config step"))
+                if "_get_gen_batch" in vars(cls):
+                    found.append(registry.Patch(f"{cls_name}._get_gen_batch", driver.keep_columns, "dataset columns"))
+                if "_validate" in vars(cls):
+                    found.append(registry.Patch(f"{cls_name}._validate", driver.validating, "validation"))
     return registry.Plan(tuple(found))
 
 
@@ -171,11 +187,11 @@ def translate_launcher_names(config) -> None:
     )
 
 
-def config_step(trainer) -> OldRewardManagerError | None:
+def config_step(trainer) -> Exception | None:
     """Right after a trainer's ``__init__``, before its workers exist: decide who scores, mark the
-    config its reward workers get, and say what was adapted; or the error that stops the launch
-    where the old setup cannot be kept. Not the contract's ``on_trainer_init``: the same
-    ``__init__`` wrapper first takes ``reward_fn`` off the call."""
+    config its reward workers get, give the trainer the attributes old ``fit()`` loops read, and say
+    what was adapted; or the error that stops the launch where the old setup cannot be kept. Not the
+    contract's ``on_trainer_init``: the same ``__init__`` wrapper first takes ``reward_fn`` off the call."""
     if not contract.is_new_contract_available():
         return None
     fns = trainer_args.kept(trainer)
@@ -184,12 +200,23 @@ def config_step(trainer) -> OldRewardManagerError | None:
     )
     if scorer is None or not reachable(type(trainer)):
         driver.set_current(None)
+        driver_rewards.set_placeholder(False)
         return None
-    if str(configs.select(trainer.config, "algorithm.adv_estimator")).lower() == "remax":
+    stop = _cannot_keep(trainer, scorer, sorted(fns))
+    if stop is not None:
         driver.set_current(None)
-        return OldRewardManagerError(remax_message(scorer, sorted(fns)))
+        driver_rewards.set_placeholder(False)
+        return stop
     driver.set_current(scorer)
     configs.set_key(trainer.config, adapter.SCORED_IN_DRIVER, True)
+    # The reward workers return a placeholder the old call sites take off, unless a reward model
+    # scores: its rm_scores are what old verl gave the old code.
+    driver_rewards.set_placeholder(not adapter.reward_model_enabled(trainer.config))
+    try:
+        _give_old_attributes(trainer, scorer)
+    except Exception as exc:  # the old manager's own constructor failed: its error, as old main_ppo raised it
+        driver.set_current(None)
+        return exc
     if scorer.old_class is None:
         # The callable scores; verl's reward workers return a placeholder instead of running (or
         # failing on) verl's own scorer for each sample.
@@ -197,25 +224,88 @@ def config_step(trainer) -> OldRewardManagerError | None:
         configs.set_key(trainer.config, "reward.reward_manager.name", adapter.PLACEHOLDER_CLASS)
         configs.set_key(trainer.config, "reward.reward_manager.module.path", adapter.PLACEHOLDER_MODULE)
         deprecation.warn_once(f"{NAME}:reward_fn", reward_fn_warning(sorted(fns)))
+        if scorer.val_reward_fn is None:
+            _no_validation(trainer)
     else:
         path = resolve.reward_path(trainer.config)
         deprecation.warn_once(f"{NAME}:{path.name}", manager_warning(path))
     return None
 
 
+def _cannot_keep(trainer, scorer, fns: list[str]) -> OldRewardManagerError | None:
+    """What old verl did that this trainer cannot do with old reward code, said before any worker."""
+    config = trainer.config
+    if str(configs.select(config, "algorithm.adv_estimator")).lower() == "remax":
+        return OldRewardManagerError(remax_message(scorer, fns))
+    if scorer.old_class is None and scorer.reward_fn is None:
+        return OldRewardManagerError(
+            "verl-compat: RayPPOTrainer(val_reward_fn=...) without reward_fn=: verl 0.6 scored each training batch "
+            "with reward_fn (compute_reward(batch, self.reward_fn)) and failed on None, and verl 0.7.1+ would score "
+            "training with its own default scorer instead. Pass reward_fn= too (the same callable, if it is "
+            "meant for both). Nothing was started."
+        )
+    if configs.select(config, "algorithm.filter_groups.enable") and not _overrides_fit(type(trainer)):
+        return OldRewardManagerError(
+            "verl-compat: algorithm.filter_groups.enable=true with old reward code "
+            f"({_what_scores(scorer, fns)}): verl's {type(trainer).__qualname__}.fit never reads filter_groups "
+            "(only the v1 trainer, trainer.use_v1=true, filters groups, and it cannot call old reward code on the "
+            "whole batch; the old DAPO recipe filtered them in its own fit()), so it would train on every group "
+            "without a word. Set algorithm.filter_groups.enable=false to train without dynamic sampling, run the "
+            "recipe's own trainer, or port the reward to today's contract and use trainer.use_v1=true. "
+            "Nothing was started."
+        )
+    return None
+
+
+def _overrides_fit(cls: type) -> bool:
+    """Whether a class below verl's own trainers defines ``fit`` (a recipe's own loop)."""
+    for base in inspect.getmro(cls):
+        if "fit" in vars(base):
+            return base.__module__.partition(".")[0] != "verl"
+    return False
+
+
+def _what_scores(scorer, fns: list[str]) -> str:
+    if scorer.old_class is None:
+        return ", ".join(f"{key}=" for key in fns)
+    return f"the old-contract reward manager {scorer.old_class.__module__}.{scorer.old_class.__qualname__}"
+
+
+def _give_old_attributes(trainer, scorer) -> None:
+    """``self.reward_fn`` / ``self.val_reward_fn``, as verl 0.6.1's ``RayPPOTrainer.__init__`` stored
+    them and old recipe ``fit()`` loops read them (0.6.1 ``recipe/dapo/dapo_ray_trainer.py``): the
+    callables the trainer was given, or for an old-contract manager the two instances old
+    ``main_ppo`` built (``num_examine`` 0 and 1). Never over an attribute the trainer set itself."""
+    values = {"reward_fn": scorer.reward_fn, "val_reward_fn": scorer.val_reward_fn}
+    if scorer.old_class is not None:
+        values = {"reward_fn": scorer.callable_for(False), "val_reward_fn": scorer.callable_for(True)}
+    for key, value in values.items():
+        if getattr(trainer, key, None) is None:
+            setattr(trainer, key, value)
+
+
+def _no_validation(trainer) -> None:
+    """A trainer given ``reward_fn`` and no ``val_reward_fn`` did not validate on verl 0.6 (``fit``
+    validated only ``if self.val_reward_fn is not None``); verl 0.7.1+ would validate with the
+    placeholder's zeros."""
+    configs.set_key(trainer.config, "trainer.val_before_train", False)
+    configs.set_key(trainer.config, "trainer.test_freq", -1)
+    deprecation.warn_once(
+        f"{NAME}:no val_reward_fn",
+        "verl-compat: RayPPOTrainer(reward_fn=...) without val_reward_fn=: verl 0.6 ran no validation then (it "
+        "validated only with a val_reward_fn), so neither does this run (trainer.val_before_train=false "
+        "trainer.test_freq=-1). Pass val_reward_fn= to validate.",
+    )
+
+
 def remax_message(scorer, fns: list[str]) -> str:
     """REMAX scores a greedy baseline per prompt through verl's reward loop alone (verl 0.7.1+
     ``RayPPOTrainer.fit``: ``gen_baseline_output.batch["rm_scores"]``), where an old manager or a
     ``reward_fn`` is never called: its baseline would come from another reward."""
-    what = (
-        ", ".join(f"{key}=" for key in fns)
-        if scorer.old_class is None
-        else f"the old-contract reward manager {scorer.old_class.__module__}.{scorer.old_class.__qualname__}"
-    )
     return (
-        f"verl-compat: algorithm.adv_estimator=remax with {what}: verl 0.7.1+ scores REMAX's greedy baseline "
-        "rollouts in its reward loop only, which cannot call old reward code on the step batch, so the baseline "
-        "would be scored by another reward than the samples. Port the reward to today's contract "
+        f"verl-compat: algorithm.adv_estimator=remax with {_what_scores(scorer, fns)}: verl 0.7.1+ scores REMAX's "
+        "greedy baseline rollouts in its reward loop only, which cannot call old reward code on the step batch, "
+        "so the baseline would be scored by another reward than the samples. Port the reward to today's contract "
         "(reward.custom_reward_function, or a RewardManagerBase subclass with run_single), or pin verl < 0.7.1. "
         "Nothing was started."
     )
@@ -237,3 +327,5 @@ def state() -> dict[str, object]:
 
 def reset() -> None:
     driver.set_current(None)
+    driver_rewards.set_placeholder(False)
+    driver_rewards.take_scored()

@@ -9,8 +9,12 @@ resolve the same class) that verl can build and call.
 
 What ``run_single`` does depends on who scores the batch. Where the trainer's whole-batch pass
 (:mod:`.driver`) scores it, the trainer marks the config its workers get (:data:`SCORED_IN_DRIVER`)
-and ``run_single`` returns a neutral placeholder without calling the old manager: a second call
-could cost money (a paid judge) or append to a log. Without the mark (a path the driver pass does
+and ``run_single`` does not call the old manager (a second call could cost money, a paid judge, or
+append to a log): it returns the reward model's score where the run has one, computed by verl's
+own ``RewardLoopWorker.compute_score_disrm`` (old verl put the reward model's ``rm_scores`` on the
+batch before the manager ran, and old managers return or combine them; verl 0.7.1+'s worker asks
+the reward model only where no custom reward file is set, and the old manager's file is one), else
+a neutral placeholder 0.0 (:mod:`verl_compat.driver_rewards`). Without the mark (a path the driver pass does
 not reach), it calls the old manager on the trajectory the way verl 0.6.0's ``RewardManagerWorker``
 did (``manager(data, return_dict=True)``, the tensor's sum, each extra list's entry), and warns once
 that a manager reading the batch sees one sample.
@@ -35,6 +39,15 @@ _adapters: dict[type, type] = {}
 
 def scored_in_driver(config) -> bool:
     return bool(configs.select(config, SCORED_IN_DRIVER))
+
+
+def reward_model_enabled(config) -> bool:
+    """Whether the run has a reward model (0.7.1+ ``reward.reward_model.enable``; 0.6.x
+    ``reward_model.enable``)."""
+    enabled = configs.select(config, "reward.reward_model.enable")
+    if enabled is None:
+        enabled = configs.select(config, "reward_model.enable")
+    return bool(enabled)
 
 
 def adapted_class(cls):
@@ -62,6 +75,7 @@ def _make_adapter(old_cls: type) -> type:
         def __init__(self, config, tokenizer, compute_score=None, **kwargs):
             super().__init__(config, tokenizer, compute_score)
             self._old = None
+            self._reward_model = kwargs
 
         def old_manager(self):
             """The old manager, built once with the old arguments (``num_examine=0``: verl 0.6.0's
@@ -75,7 +89,7 @@ def _make_adapter(old_cls: type) -> type:
 
         async def run_single(self, data):
             if scored_in_driver(self.config):
-                return dict(PLACEHOLDER, reward_extra_info={})
+                return await driver_placeholder(self, data)
             deprecation.warn_once(
                 f"{NAME}:per-sample:{old_cls.__qualname__}",
                 f"verl-compat: the old-contract reward manager {old_cls.__module__}.{old_cls.__qualname__} is "
@@ -87,6 +101,31 @@ def _make_adapter(old_cls: type) -> type:
 
     OldContractRewardManager.__name__ = OldContractRewardManager.__qualname__ = f"OldContract{old_cls.__name__}"
     return OldContractRewardManager
+
+
+async def driver_placeholder(manager, data) -> dict:
+    """What a reward worker returns for one trajectory that the trainer's whole-batch pass scores:
+    the reward model's score where the run has one (the pass hands it to the old code as old verl
+    did), else the neutral placeholder."""
+    if not reward_model_enabled(manager.config):
+        return dict(PLACEHOLDER, reward_extra_info={})
+    worker = _reward_model_worker(manager.config, manager.tokenizer, manager._reward_model)
+    result = await worker.compute_score_disrm(data)
+    return {"reward_score": result["reward_score"], "reward_extra_info": {}}
+
+
+def _reward_model_worker(config, tokenizer, built_with: dict):
+    """verl's own ``RewardLoopWorker``, its reward-model half only: ``compute_score_disrm`` reads the
+    config, the two tokenizers and the reward router's address, which verl's ``load_reward_manager``
+    hands every manager it builds (``reward_router_address=``, ``reward_model_tokenizer=``)."""
+    from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
+
+    worker = object.__new__(RewardLoopWorker)
+    worker.config = config
+    worker.input_tokenizer = tokenizer
+    worker.reward_model_tokenizer = built_with.get("reward_model_tokenizer")
+    worker.reward_router_address = built_with.get("reward_router_address")
+    return worker
 
 
 def per_sample(manager, data) -> dict:
@@ -120,9 +159,10 @@ def __getattr__(name: str):
 
                 def __init__(self, config, tokenizer, compute_score=None, **kwargs):
                     super().__init__(config, tokenizer, compute_score)
+                    self._reward_model = kwargs
 
                 async def run_single(self, data):
-                    return dict(PLACEHOLDER, reward_extra_info={})
+                    return await driver_placeholder(self, data)
 
             _placeholder.append(DriverScoredRewardManager)
         return _placeholder[0]

@@ -11,16 +11,19 @@ How verl 0.6.1 found and built one (``verl/trainer/ppo/reward.py``, ``get_custom
 ``load_reward_manager``; ``verl/trainer/main_ppo.py``): the ``custom_reward_function.path`` file is
 imported once, as ``sys.modules["custom_module"]``, so that a manager it registers with the old
 ``register`` is found by name in the old registry; the class is built with the tokenizer,
-``num_examine`` (0 for training, 1 for validation), ``compute_score`` (the custom function, else
-``default_compute_score``), ``reward_fn_key=data.reward_fn_key`` and ``**reward_kwargs``.
+``num_examine`` (0 for training, 1 for validation), ``compute_score`` (:func:`compute_score`: the
+custom function, else ``default_compute_score``, bound to the sandbox where one is configured),
+``reward_fn_key=data.reward_fn_key`` and ``**reward_kwargs``.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import inspect
+import multiprocessing
 import os
 import sys
+import threading
 from functools import partial
 
 from ... import configs, registry
@@ -134,30 +137,83 @@ def manager_kwargs(config) -> dict:
 
 
 def compute_score(config):
-    """What old verl passed as ``compute_score``: the custom reward function with its
-    ``reward_kwargs`` merged in, else verl's ``default_compute_score``."""
+    """What verl 0.6.1's ``load_reward_manager`` passed as ``compute_score``: the custom reward
+    function wrapped as its ``get_custom_reward_fn`` wrapped it (``reward_kwargs`` merged into each
+    call, taking precedence; an ``async`` function awaited), else verl's ``default_compute_score``,
+    bound to the sandbox where ``sandbox_fusion.url`` is set (code data sources then run in the
+    sandbox, never in this process)."""
     from verl.utils.reward_score import default_compute_score
 
     path, name, kwargs = custom_function_settings(config)
-    if not path:
+    if path:
+        function = getattr(custom_module(path), name)
+        call = _call_with_kwargs_async if inspect.iscoroutinefunction(function) else _call_with_kwargs
+        return partial(call, function, kwargs)
+    url, max_concurrent, memory_limit_mb = sandbox_settings(config)
+    if not url:
         return default_compute_score
-    function = getattr(custom_module(path), name)
-    return partial(_call_with_kwargs, function, kwargs) if kwargs else function
+    return partial(
+        default_compute_score,
+        sandbox_fusion_url=url,
+        concurrent_semaphore=sandbox_semaphore(max_concurrent),
+        memory_limit_mb=memory_limit_mb,
+    )
 
 
 def _call_with_kwargs(function, extra_kwargs, *args, **kwargs):
     return function(*args, **{**kwargs, **extra_kwargs})
 
 
-def build_old_manager(cls, config, tokenizer, num_examine: int, score=None):
+async def _call_with_kwargs_async(function, extra_kwargs, *args, **kwargs):
+    return await function(*args, **{**kwargs, **extra_kwargs})
+
+
+def sandbox_settings(config) -> tuple[str | None, int, int]:
+    """``(url, max_concurrent, memory_limit_mb)`` of the sandbox, at today's ``reward.sandbox_fusion``
+    or, on verl 0.6.x, ``reward_model.sandbox_fusion``, with verl 0.6.1's defaults (64, 1024 MB)."""
+    section = configs.select(config, "reward.sandbox_fusion")
+    if section is None:
+        section = configs.select(config, "reward_model.sandbox_fusion")
+    if section is None:
+        return None, 64, 1024
+    max_concurrent = configs.select(section, "max_concurrent")
+    memory_limit_mb = configs.select(section, "memory_limit_mb")
+    return (
+        configs.select(section, "url") or None,
+        64 if max_concurrent is None else max_concurrent,
+        1024 if memory_limit_mb is None else memory_limit_mb,
+    )
+
+
+_sandbox_lock = threading.Lock()
+_sandbox_manager: list = []  # the one multiprocessing.Manager of this process, made at first need
+_sandbox_semaphores: dict[int, object] = {}  # max_concurrent -> the Manager's semaphore
+
+
+def sandbox_semaphore(max_concurrent: int):
+    """The ``multiprocessing.Manager().Semaphore(max_concurrent)`` verl 0.6.1 bounded sandbox calls
+    with, made once per process (0.6.1 started a Manager server per ``load_reward_manager`` call;
+    the training and validation managers never score at the same time)."""
+    with _sandbox_lock:
+        semaphore = _sandbox_semaphores.get(max_concurrent)
+        if semaphore is None:
+            if not _sandbox_manager:
+                _sandbox_manager.append(multiprocessing.Manager())
+            semaphore = _sandbox_semaphores[max_concurrent] = _sandbox_manager[0].Semaphore(max_concurrent)
+        return semaphore
+
+
+def build_old_manager(cls, config, tokenizer, num_examine: int, score=None, kwargs: dict | None = None):
     """``cls`` built as verl 0.6.1's ``load_reward_manager`` built it (``score``: a
-    ``compute_score`` already loaded from the same config, by verl's own loader)."""
+    ``compute_score`` already loaded from the same config, by verl's own loader; ``kwargs``: the
+    ``**reward_kwargs`` of a ``load_reward_manager`` call, else the config's, as 0.6.1's ``main_ppo``
+    passed them)."""
     return cls(
         tokenizer=tokenizer,
         num_examine=num_examine,
         compute_score=score if score is not None else compute_score(config),
         reward_fn_key=configs.select(config, "data.reward_fn_key") or "data_source",
-        **manager_kwargs(config),
+        **(manager_kwargs(config) if kwargs is None else kwargs),
     )
 
 

@@ -26,7 +26,22 @@ PORT_SKETCH = """\
     compute it in the trainer, or keep the old class with verl-compat)"""
 
 
+def reward_fn_key_warning(path: resolve.Path) -> str:
+    cls = path.cls
+    where = f"{cls.__module__}.{cls.__qualname__}" if cls is not None else path.name
+    column = path.found.partition("=")[2]
+    return (
+        f"verl-compat: {path.found} with reward.reward_manager.name={path.name}: verl's old {path.name} manager read "
+        f"each sample's data source from the {column!r} column; verl 0.7.1+'s reads 'data_source' whatever "
+        f"data.reward_fn_key says, so another scorer would run. verl-compat scores with the old class ({where}), "
+        "built with the old arguments and called on the whole step batch in the trainer, as before. On today's "
+        "verl, write the column into 'data_source' in your dataset, or use a reward function that reads it."
+    )
+
+
 def manager_warning(path: resolve.Path, translated: str | None = None) -> str:
+    if path.found.startswith("data.reward_fn_key"):
+        return reward_fn_key_warning(path)
     cls = path.cls
     where = f"{cls.__module__}.{cls.__qualname__}" if cls is not None else path.name
     found = {"importlib": "named by reward.reward_manager.source=importlib"}.get(
@@ -60,6 +75,8 @@ def reward_fn_warning(keys) -> str:
 
 
 def _row(path: resolve.Path) -> str:
+    if path.kind == "old" and path.found.startswith("data.reward_fn_key"):
+        return f"manager {path.name} (verl's old class, for {path.found}: whole batch in the driver)"
     if path.kind == "old":
         return f"manager {path.name} (old contract, adapted: whole batch in the driver)"
     if path.kind == "function":

@@ -27,7 +27,8 @@ class Path:
     kind: str
     name: str | None = None
     cls: type | None = None
-    found: str = ""  # how the old class was found: "old registry", "custom reward file", "importlib"
+    found: str = ""  # how the old class was found: "old registry", "custom reward file", "importlib",
+    # or "data.reward_fn_key=<column>" (verl's own old manager, which reads that column)
 
 
 def manager_settings(config) -> tuple[str, str | None, str | None]:
@@ -70,11 +71,33 @@ def reward_path(config) -> Path:
     if not contract.is_new_contract_available():
         return Path("native", name)  # verl <= 0.6: the trainer calls old managers itself
     if name and _new_registry_has(name):
+        old = _old_for_reward_fn_key(config, name)
+        if old is not None:
+            return old
         return Path("function" if custom_path and name == "naive" else "native", name)
     cls = old_class_by_name(config, name) if name else None
     if cls is not None and contract.is_old_contract(cls):
         return Path("old", name, cls, "custom reward file" if contract.from_custom_file(cls) else "old registry")
     return Path("unknown", name)
+
+
+def reward_fn_key(config) -> str:
+    return configs.select(config, "data.reward_fn_key") or "data_source"
+
+
+def _old_for_reward_fn_key(config, name: str) -> Path | None:
+    """verl's own old manager of that name, where ``data.reward_fn_key`` names another column than
+    ``data_source``: old verl's managers read the data source from that column (verl 0.6.1
+    ``naive.py``: ``data_item.non_tensor_batch[self.reward_fn_key]``), today's ``naive``/``dapo``
+    read ``data_source`` whatever the key says (0.9.1 ``reward_loop/reward_manager/naive.py``), so
+    the old class scores, on the whole batch, as it did."""
+    if reward_fn_key(config) == "data_source":
+        return None
+    registry_module = contract.old_registry()
+    cls = getattr(registry_module, "REWARD_MANAGER_REGISTRY", {}).get(name) if registry_module else None
+    if cls is None or not contract.is_old_contract(cls):
+        return None
+    return Path("old", name, cls, f"data.reward_fn_key={reward_fn_key(config)}")
 
 
 def resolve_reward_manager_cls(wrapped, instance, args, kwargs):
@@ -95,6 +118,9 @@ def resolve_reward_manager_cls(wrapped, instance, args, kwargs):
     with registry.guard(NAME, "resolve_reward_manager_cls"):
         if contract.is_old_contract(cls):
             return adapter.adapter_for(cls)
+        path = reward_path(config)
+        if path.kind == "old" and path.found.startswith("data.reward_fn_key"):
+            return adapter.adapter_for(path.cls)
     return cls
 
 

@@ -30,12 +30,18 @@ def takes_reward_fns(init) -> bool:
 _DEPTH = "_verl_compat_old_rewards_depth"
 
 
+class RewardFnNotKeptError(RuntimeError):
+    """verl-compat could not set up the callables a trainer was given: the run would score with
+    another reward."""
+
+
 def trainer_init(config_step):
     """The wrapper of a trainer's ``__init__``: the callables kept on the instance (off the call where
     it lacks them), then, once the outermost ``__init__`` returned (a subclass's calling its base's
     runs it once), ``config_step(trainer)``, before the trainer builds its workers. An exception
     ``config_step`` returns is raised there, outside the guard: a setup it cannot keep stops the
-    launch."""
+    launch; so is a failure of ``config_step`` itself where the trainer was given callables (they are
+    off the call by then: going on would score with another reward)."""
 
     def wrapper(wrapped, instance, args, kwargs):
         outermost = True
@@ -58,8 +64,17 @@ def trainer_init(config_step):
                 vars(instance)[_DEPTH] = vars(instance).get(_DEPTH, 1) - 1
         stop = None
         if outermost and instance is not None:
+            done = False
             with registry.guard(NAME, "the config step"):
                 stop = config_step(instance)
+                done = True
+            if not done and kept:
+                # Fail closed: the callables are off the call, and verl would score with its own reward.
+                stop = RewardFnNotKeptError(
+                    f"verl-compat: {' and '.join(f'{key}=' for key in sorted(kept))} given to "
+                    f"{type(instance).__qualname__} could not be set up (the error is logged above), and the run "
+                    "would score with verl's own reward instead. Nothing was started."
+                )
         if stop is not None:
             raise stop  # before the trainer builds any worker: what it asked cannot be kept
         return result

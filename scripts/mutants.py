@@ -85,17 +85,53 @@ MUTANTS = (
     Mutant(
         "old-reward-manager-called-per-sample",
         "fixes/old_rewards/driver.py",
-        "    reward_tensor, extra = score(scorer, batch, validate)\n",
-        "    import torch\n"
-        "    parts = [score(scorer, batch[i : i + 1], validate) for i in range(len(batch))]\n"
-        "    reward_tensor = torch.cat([part[0] for part in parts])\n"
-        "    extra = {key: [v for part in parts for v in part[1][key]] for key in parts[0][1]}\n",
+        "        reward_tensor, extra = score(scorer, batch, validate)\n",
+        "        import torch\n"
+        "        parts = [score(scorer, batch[i : i + 1], validate) for i in range(len(batch))]\n"
+        "        reward_tensor = torch.cat([part[0] for part in parts])\n"
+        "        extra = {key: [v for part in parts for v in part[1][key]] for key in parts[0][1]}\n",
         (
             "tests/fits/test_old_rewards.py",
             "tests/fixes/old_rewards/test_managers.py",
             "-k",
             "custom_reward_file or batch_manager_needs_the_batch",
         ),
+    ),
+    # A reward model's rm_scores taken off the step batch before the old manager runs, as round 1 did:
+    # old verl gave them to it (its managers return or combine them).
+    Mutant(
+        "reward-model-scores-stripped",
+        "fixes/old_rewards/driver.py",
+        "    if not driver_rewards.strip_placeholder(batch) and validate and",
+        "    if not driver_rewards.strip_placeholder(batch) and",
+        ("tests/fixes/old_rewards/test_old_batch.py", "-k", "reward_models_scores"),
+        caught_by="test_a_reward_models_scores_reach_the_old_manager",
+    ),
+    # The sandbox's keywords dropped from compute_score: code data sources run in the trainer.
+    Mutant(
+        "sandbox-kwargs-dropped",
+        "fixes/old_rewards/contract.py",
+        "    if not url:\n        return default_compute_score\n",
+        "    if url or not url:\n        return default_compute_score\n",
+        ("tests/fixes/old_rewards/test_sandbox.py",),
+    ),
+    # The placeholder rm_scores reach an old fit() loop's compute_reward: all-zero rewards.
+    Mutant(
+        "placeholder-leaks-into-compute-reward",
+        "fixes/old_imports/backports.py",
+        "    driver_rewards.strip_placeholder(data)\n    driver_rewards.note_scored()\n    try:",
+        "    driver_rewards.note_scored()\n    try:",
+        ("tests/fixes/old_rewards/test_old_batch.py", "-k", "compute_reward_never_sees_the_placeholder"),
+        caught_by="test_compute_reward_never_sees_the_placeholder",
+    ),
+    # The dataset's columns left off the step batch (verl 0.7.1+'s _get_gen_batch moved them).
+    Mutant(
+        "dataset-columns-not-restored",
+        "fixes/old_rewards/driver.py",
+        "    put = _restore_columns(batch)\n",
+        "    put: dict = {}\n",
+        ("tests/fixes/old_rewards/test_old_batch.py", "-k", "dataset_columns"),
+        caught_by="test_the_dataset_columns_reach_the_old_manager",
     ),
     # RayPPOTrainer(reward_fn=...) dropped, as before the old_rewards fix: verl's reward loop scores.
     Mutant(

@@ -123,6 +123,25 @@ def test_imports_run_one_way(layer, never):
     assert wrong == []
 
 
+def _fix_of(name: str) -> str | None:
+    """The fix folder a module of the fix layer belongs to (``verl_compat.fixes.<fix>...``)."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "fixes" else None
+
+
+def test_a_fix_imports_no_other_fix():
+    """One folder per fix, each loaded in its own guard: a fix that imports another would fail with it,
+    and be turned off with it. Knowledge two fixes share lives in the core."""
+    wrong = [
+        (name, target)
+        for name in MODULES
+        if _fix_of(name)
+        for target in GRAPH[name]
+        if _fix_of(target) and _fix_of(target) != _fix_of(name)
+    ]
+    assert wrong == []
+
+
 def test_the_tools_name_no_fix():
     """doctor (and every tool) knows fixes only through the contract: no fix's NAME appears there."""
     # A fix's NAME is its folder under verl_compat/fixes (registry.fix_name).

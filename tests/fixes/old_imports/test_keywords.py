@@ -10,8 +10,9 @@ import inspect
 import pytest
 from verl_config import verl_compose
 
-from verl_compat.fixes.old_imports import RemovedKeywordError, keywords, old_calls
+from verl_compat.fixes.old_imports import RemovedKeywordError, keywords
 from verl_compat.fixes.old_imports.table import KEYWORD_ROWS
+from verl_compat.fixes.old_rewards import old_calls
 
 
 def row(callable_path: str, old: str):

@@ -12,8 +12,7 @@ from harness import tiny_model_dir
 from verl.utils import hf_tokenizer
 
 from verl_compat import VerlCompatDeprecationWarning
-from verl_compat.fixes.old_imports import old_calls
-from verl_compat.fixes.old_rewards import contract
+from verl_compat.fixes.old_rewards import contract, old_calls
 
 pytestmark = pytest.mark.once
 

@@ -8,7 +8,8 @@ manager class the config names, which may be the user's own) cannot be judged fr
 removed keyword is explained only if the call then fails on it.
 
 A call in the old shape that the installed verl would answer with another kind of object
-(``load_reward_manager`` with ``num_examine``: :mod:`.old_calls`) gets the old answer instead.
+(``load_reward_manager`` with ``num_examine``) is answered before it reaches this wrapper, by
+old_rewards' (a later fix: its wrapper is the outer one).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import inspect
 
 from ... import deprecation, registry
 from ...registry import Patch, Plan, guard
-from . import old_calls
 from .errors import RemovedKeywordError
 from .table import KEYWORD_ROWS, KeywordRow
 
@@ -73,13 +73,6 @@ class KeywordWrapper:
     forwards_kwargs: bool
 
     def __call__(self, wrapped, instance, args, kwargs):
-        old = None
-        with guard(NAME, f"{_dotted(self.callable)} old call"):
-            old = old_calls.old_call(self.callable, args, kwargs)
-        if old is not None and old.build is not None:
-            return old.build()  # the old answer: the installed function's is what the caller cannot use
-        if old is not None:
-            args, kwargs = old.args, old.kwargs
         passed, error = kwargs, None
         with guard(NAME, f"{_dotted(self.callable)} keywords"):
             passed, error = self.translate(kwargs)

@@ -21,7 +21,7 @@ import inspect
 import sys
 
 from ... import configs, deprecation, driver_rewards, registry, wrapping
-from . import adapter, contract, driver, resolve, trainer_args
+from . import adapter, contract, driver, old_calls, resolve, trainer_args
 from .report import describe, manager_warning, reward_fn_warning
 
 __all__ = [
@@ -83,8 +83,8 @@ def patches(module) -> registry.Plan:
             found.append(
                 registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
             )
-        else:  # verl 0.7.x resolves inside load_reward_manager
-            found.append(registry.Patch("load_reward_manager", resolve.load_reward_manager, "adapt old classes"))
+        if hasattr(module, "load_reward_manager"):  # verl 0.7.x also resolves the class inside it
+            found.append(registry.Patch("load_reward_manager", old_calls.load_reward_manager, "the old call"))
     elif name == REWARD_LOOP:
         own = getattr(module, "resolve_reward_manager_cls", None)
         if own is not None and wrapping.wrapped_by(own, NAME) is None:

@@ -1,5 +1,5 @@
-"""Calls in an old shape that the installed verl would answer with another kind of object:
-``load_reward_manager(config, tokenizer, num_examine, **reward_kwargs)``.
+"""The old call ``load_reward_manager(config, tokenizer, num_examine, **reward_kwargs)``, answered
+with what it returned on old verl.
 
 verl <= 0.7.0's ``load_reward_manager`` took ``num_examine`` (third, positional in the recipe
 launchers: v0.6.1 ``recipe/dapo/main_dapo.py``, ``load_reward_manager(config, tokenizer, 0,
@@ -17,26 +17,25 @@ configured name (verl 0.9.1 still ships ``naive``, ``dapo``, ``batch``, ``prime`
 called for it: its answer is the object the old code cannot use.
 
 A name the old registry does not know, or a class of today's contract named by ``importlib``, has
-no old answer: the call goes to the installed function with ``num_examine`` dropped (the keyword
-row), as before.
-
-The old contract lives in old_rewards (:mod:`verl_compat.fixes.old_rewards.contract`), the one
-place that says how old verl built a manager; this module only recognises the old call.
+no old answer: the call goes on to the installed function with ``num_examine`` as a keyword, which
+old_imports' keyword row drops (this wrapper is outside old_imports': old_rewards comes later in
+``FIX_MODULES``), as before. On verl 0.7.x the installed function also resolves the class itself:
+there the call goes on through :func:`.resolve.load_reward_manager`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from ... import deprecation, registry
-from ..old_rewards import contract, resolve
+from . import contract, resolve
 
 NAME = registry.fix_name(__name__)
 
 LOAD_REWARD_MANAGER = "verl.trainer.ppo.reward:load_reward_manager"
-OLD_CALLS = (LOAD_REWARD_MANAGER,)
 _OLD_PARAMETERS = ("config", "tokenizer", "num_examine")  # verl 0.6.1's, in order
 
 
@@ -50,9 +49,29 @@ class OldCall:
     build: Callable[[], Any] | None = None
 
 
-def old_call(callable_path: str, args: tuple, kwargs: dict) -> OldCall | None:
-    """The old call of ``callable_path`` this is, or None for a call of today's shape."""
-    if callable_path != LOAD_REWARD_MANAGER or not (len(args) == 3 or "num_examine" in kwargs):
+def load_reward_manager(wrapped, instance, args, kwargs):
+    """``verl.trainer.ppo.reward.load_reward_manager``: an old call gets the old answer; any other
+    goes on (on verl 0.7.x through :func:`.resolve.load_reward_manager`, which adapts an old class)."""
+    old = None
+    with registry.guard(NAME, "load_reward_manager old call"):
+        old = old_call(args, kwargs)
+    if old is not None and old.build is not None:
+        return old.build()  # the old answer: the installed function's is what the caller cannot use
+    if old is not None:
+        args, kwargs = old.args, old.kwargs
+    if _resolves_itself():
+        return resolve.load_reward_manager(wrapped, instance, args, kwargs)
+    return wrapped(*args, **kwargs)
+
+
+def _resolves_itself() -> bool:
+    """verl 0.7.x: ``load_reward_manager`` resolves the class itself (no ``resolve_reward_manager_cls``)."""
+    return not hasattr(sys.modules.get("verl.trainer.ppo.reward"), "resolve_reward_manager_cls")
+
+
+def old_call(args: tuple, kwargs: dict) -> OldCall | None:
+    """The old call this is, or None for a call of today's shape."""
+    if not (len(args) == 3 or "num_examine" in kwargs):
         return None
     bound = dict(zip(_OLD_PARAMETERS, args, strict=False))
     if set(bound) & set(kwargs):

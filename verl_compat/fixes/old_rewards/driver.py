@@ -278,12 +278,11 @@ def compute_rm_score(wrapped, instance, args, kwargs):
         return _as_reward_output(_zeros(data), {}, len(data), scored=False)
     from verl import DataProto
 
-    # The caller's batch itself (what the manager writes into it stays there), unless it holds
-    # rm_scores: then a shallow copy, with the reward model's scores where the run has one.
-    has_scores = "rm_scores" in data.batch.keys()  # noqa: SIM118 (a TensorDict)
-    tensors = data.batch.clone(recurse=False) if has_scores else data.batch
+    # A shallow copy of the caller's batch: its rm_scores (if any) off, the reward model's on where
+    # the run has one; the caller unions the result into its batch, which must not hold rm_scores.
+    tensors = data.batch.clone(recurse=False)
     scored = DataProto(batch=tensors, non_tensor_batch=dict(data.non_tensor_batch), meta_info=dict(data.meta_info))
-    if has_scores:
+    if "rm_scores" in tensors.keys():  # noqa: SIM118 (a TensorDict)
         scored.pop(batch_keys=["rm_scores"])
     if adapter.reward_model_enabled(scorer.config):
         scored.batch["rm_scores"] = wrapped(*args, **kwargs).batch["rm_scores"]
@@ -292,8 +291,17 @@ def compute_rm_score(wrapped, instance, args, kwargs):
         reward_tensor, extra = score(scorer, scored, validate=False)
     finally:
         _take_back(scored, put)
+    _keep_writes(data, scored)
     driver_rewards.note_scored()
     return _as_reward_output(reward_tensor, extra, len(data))
+
+
+def _keep_writes(data, scored) -> None:
+    """What the manager wrote into the copy's tensors goes to the caller's batch (old verl called it
+    on the trainer's batch itself), ``rm_scores`` aside."""
+    for key in scored.batch.keys():  # noqa: SIM118 (a TensorDict)
+        if key != "rm_scores" and (key not in data.batch.keys() or data.batch[key] is not scored.batch[key]):  # noqa: SIM118
+            data.batch[key] = scored.batch[key]
 
 
 def _zeros(data):

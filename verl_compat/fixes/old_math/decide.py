@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from ... import probes
+from ...configs import set_key
 from . import releases
-from .table import ROWS, TRAINER_ROW, Ratio, Row
+from .table import ROWS, TRAINER_ROW, V1_ONLY, Ratio, Row
 
 Action = Literal["set", "kept", "stops", "named", "holds"]
 _ABSENT = object()
@@ -106,8 +107,6 @@ def _value(value, config):
 
 
 def _restore(row: Row, config, set_keys: frozenset[str]) -> Outcome:
-    from ...configs import set_key
-
     keys, kept = [], []
     for key, value in row.keys:
         if (key in set_keys and key not in row.reads) or value_of(config, key) is _ABSENT:
@@ -182,8 +181,6 @@ def decide(config, launch: releases.Launch, set_keys: Iterable[str]) -> Decision
 def _v1_why(config, set_keys: frozenset[str], launch: releases.Launch) -> str:
     if value_of(config, "algorithm.filter_groups.enable") is True:
         return "algorithm.filter_groups.enable=true is a V1-only feature"
-    from .table import V1_ONLY
-
     for prefix in V1_ONLY:
         if any(k == prefix or k.startswith(prefix + ".") for k in set_keys):
             return f"the launch sets {prefix}, which only the V1 trainer reads"

@@ -13,6 +13,8 @@ import copy
 import functools
 import re
 
+from ... import probes
+from ...configs import set_key
 from ...migrate_contract import Edit, Options, Refusal, Rule, Set, Setting
 from . import decide, releases
 from .table import ROWS, V1_ONLY
@@ -25,8 +27,6 @@ _WRITES = {key for row in ROWS for key, _ in row.keys}
 def _installed_config(name: str):
     """The installed verl's own ``name`` config, composed as a launch declared for it gets it."""
     from hydra import compose, initialize_config_dir
-
-    from ... import probes
 
     with initialize_config_dir(config_dir=str(probes.verl_config_dir()), version_base=None):
         return compose(config_name=name, overrides=[f"+{releases.DECLARE_KEY}={releases.releases()[-1]}"])
@@ -61,8 +61,6 @@ class OldReleaseMath(Rule):
 
     def edits(self, settings: dict[str, Setting], options: Options) -> list[Edit]:
         from omegaconf import OmegaConf
-
-        from ...configs import set_key
 
         megatron = any(settings[key].value == "megatron" for key in settings if key.endswith(".strategy"))
         name = "ppo_megatron_trainer" if megatron else "ppo_trainer"

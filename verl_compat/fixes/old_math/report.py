@@ -33,9 +33,11 @@ def describe(decision) -> dict[str, Any]:
         }
         for outcome in decision.outcomes
     ]
-    rows: list[registry.DoctorRow] = [("launch release", launch.said())]
+    rows: list[registry.DoctorRow] = [(f"{NAME} release", launch.said())]
     if decision.trainer:
-        rows.append(("trainer", f"{decision.trainer}: {decision.trainer_why}"))
+        rows.append(
+            ("trainer.use_v1", f"{decision.trainer == 'V1'}: the {decision.trainer} trainer, {decision.trainer_why}")
+        )
     if math:
         rows.append((NAME, [entry["what"] for entry in math]))
     return {

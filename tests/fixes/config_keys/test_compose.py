@@ -179,9 +179,10 @@ def test_freeze_moe_router_lands_where_the_megatron_engine_reads_it(shim):
     assert config.actor_rollout_ref.actor.megatron.override_mcore_model_config.moe_config.freeze_moe_router is True
     assert config.critic.megatron.override_mcore_model_config.moe_config.freeze_moe_router is True
     assert "moe_config" not in config.actor_rollout_ref.model.override_config
-    source = Path(importlib.util.find_spec("verl.utils.megatron_utils").origin).read_text()
+    verl = Path(importlib.util.find_spec("verl").submodule_search_locations[0])  # read, not imported (megatron)
+    source = (verl / "utils" / "megatron_utils.py").read_text()
     assert 'override_model_config.get("moe_config", {}).get("freeze_moe_router", False)' in source
-    engine = Path(importlib.util.find_spec("verl.workers.engine.megatron.transformer_impl").origin).read_text()
+    engine = (verl / "workers" / "engine" / "megatron" / "transformer_impl.py").read_text()
     assert "override_model_config=self.engine_config.override_mcore_model_config" in engine
     assert "override_config" not in engine.replace("override_mcore_model_config", "").replace(
         "override_transformer_config", ""

@@ -44,9 +44,12 @@ def migrate(text: str, kind: str = "shell", steps=None, *, named: bool = True, r
     """
     if kind == "python":
         return _migrate_python(text, named)
+    options = Options(steps, release)
     for rule in rulebook.rules():
+        if rule.asked_by is not None and getattr(options, rule.asked_by) is None:
+            continue  # a rule the user did not ask for: its file is not even parsed
         with rulebook.pass_of(rule):
-            text = _migrate_pass(text, kind, Options(steps, release))
+            text = _migrate_pass(text, kind, options)
     return text
 
 

@@ -187,8 +187,6 @@ def edits(found: dict[str, Found], options: Options) -> list[Edit]:
     settings = {key: setting.setting() for key, setting in found.items()}
     edits: list[Edit] = []
     for rule in active():
-        if rule.asked_by is not None and getattr(options, rule.asked_by) is None:
-            continue
         own = {key: setting for key, setting in settings.items() if reads(key, rule)}
         if not rule.concerns(own):
             continue

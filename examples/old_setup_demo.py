@@ -25,8 +25,10 @@ OLD_IMPORTS = (
 )
 
 
-def run(argv: list, shim: bool) -> subprocess.CompletedProcess:
+def run(argv: list, shim: bool, release: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "VERL_COMPAT_DISABLE": "0" if shim else "1", "PYTHONWARNINGS": "default"}
+    if release:  # the release the launch was written for, as a pinned image declares it
+        env["VERL_COMPAT_LAUNCH_RELEASE"] = release
     return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, cwd=tempfile.gettempdir())
 
 
@@ -50,10 +52,11 @@ def old_launch() -> None:
     without = run(argv, shim=False)
     print("--- without verl-compat")
     print(f"exit {without.returncode}: {first_error_line(without.stderr or without.stdout)}")
-    shimmed = run(argv, shim=True)
+    release = source["tag"].removeprefix("v")
+    shimmed = run(argv, shim=True, release=release)
     said = warnings_of(shimmed.stderr)
-    print("--- with verl-compat")
-    print(f"exit {shimmed.returncode}: the config composes; {len(said)} warnings, one per old key:")
+    print(f"--- with verl-compat, VERL_COMPAT_LAUNCH_RELEASE={release}")
+    print(f"exit {shimmed.returncode}: the config composes; {len(said)} warnings, one per old key or change:")
     for text in said:
         print(f"  {text}")
 

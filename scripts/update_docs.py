@@ -69,7 +69,8 @@ BLOCKS = {
         ("0.7.1",), ("actor_rollout_ref.actor.profiler.tool=torch_memory", "trainer.total_training_steps=3")
     ),
     "doctor-mixed-v1": Block(
-        ("0.9.1",), ("actor_rollout_ref.actor.profiler.tool=torch_memory", "global_profiler.steps=[2,4]")
+        ("0.9.1",),
+        ("actor_rollout_ref.actor.profiler.tool=torch_memory", "global_profiler.steps=[2,4]", "trainer.use_v1=true"),
     ),
     "doctor-no-verl": Block((None,), ()),
     "demo": Block(("0.7.1", "0.9.1")),  # the crash (0.7.x) and the silence (0.9.x)

@@ -7,6 +7,9 @@ fix's config step stays importable (and testable) without it.
 
 from __future__ import annotations
 
+import os
+import sysconfig
+
 DEFAULT_SAVE_PATH = "outputs/profile"  # verl's profiler save_path (global and per role) when unset
 
 
@@ -43,3 +46,31 @@ def set_key(config, key: str, value) -> None:
         node[leaf] = value
     else:
         setattr(node, leaf, value)
+
+
+# --- where Hydra found a config file ---------------------------------------------------------------
+
+_HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
+
+
+def is_verl_source(path: str) -> bool:
+    """Whether a config source (``pkg://…``, ``file://…``) is verl's trainer config directory."""
+    if path.startswith("pkg://"):
+        return path[len("pkg://") :].strip("/") == "verl.trainer.config"
+    if path.startswith("file://"):
+        return os.path.normpath(path[len("file://") :]).replace(os.sep, "/").endswith("verl/trainer/config")
+    return False
+
+
+def is_users_source(source: str) -> bool:
+    """A config file of the user's own: not verl's, not Hydra's, and not shipped inside an installed
+    package (verl-omni's config still sets keys verl removed, to null: its users cannot edit it, and
+    it composes as it does without verl-compat)."""
+    if is_verl_source(source) or source.startswith(_HYDRA_SOURCES) or source.startswith("pkg://"):
+        return False
+    path = os.path.normpath(source[len("file://") :]) if source.startswith("file://") else ""
+    return not any(path.startswith(os.path.normpath(site) + os.sep) for site in _installed_package_dirs())
+
+
+def _installed_package_dirs() -> tuple[str, ...]:
+    return tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})

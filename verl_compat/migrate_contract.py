@@ -78,9 +78,11 @@ class Delete:
 
 @dataclasses.dataclass(frozen=True)
 class Options:
-    """What the user chose on the command line: ``steps``, the step list of ``--steps`` (or None)."""
+    """What the user chose on the command line: ``steps``, the step list of ``--steps`` (or None);
+    ``release``, the verl release of ``--release`` the files were written for (or None)."""
 
     steps: list[int] | None = None
+    release: str | None = None
 
 
 # What a rule's :meth:`Rule.edits` returns a list of.
@@ -111,6 +113,8 @@ class Rule:
       script, YAML nor Markdown (such a file is refused, for the user to migrate by hand);
     - ``subtrees``: dotted paths under which every key is the rule's too (a rule for renamed
       sections reads ``critic.model.fsdp_config.param_offload`` through ``critic.model.fsdp_config``);
+    - ``asked_by``: the :class:`Options` field (``"release"``) without which the rule does nothing:
+      it rewrites only when the user asks (``--release``);
     - ``defaults``: verl's schema value of a key, as verl's own config files spell it: an entry
       equal to it is not the user's setting, and a :class:`Delete` or :class:`Rename` of the key in
       a complete trainer config writes it back;
@@ -119,6 +123,7 @@ class Rule:
     """
 
     name = ""
+    asked_by: str | None = None
     keys: tuple[str, ...] = ()
     subtrees: tuple[str, ...] = ()
     mentions: tuple[str, ...] = ()

@@ -29,6 +29,7 @@ logger = logging.getLogger("verl_compat")
 # reads global_profiler.steps, which config_keys writes from trainer.profile_steps).
 FIX_MODULES = (
     "verl_compat.fixes.config_keys",
+    "verl_compat.fixes.old_math",
     "verl_compat.fixes.old_imports",
     "verl_compat.fixes.torch_memory",
     "verl_compat.fixes.oom_snapshot",

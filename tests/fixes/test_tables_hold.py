@@ -50,6 +50,7 @@ from verl_compat.fixes.config_keys import readers
 from verl_compat.fixes.config_keys import table as config_table
 from verl_compat.fixes.old_imports import RemovedFromVerlError
 from verl_compat.fixes.old_imports import table as imports_table
+from verl_compat.fixes.old_math import table as math_table
 
 EVIDENCE = re.compile(r"^verl#\d+ \([0-9a-f]{9}\)$|^verl#\d+ \(verl \d+\.\d+\.\d+ wheel\)$|^verl \d+\.\d+\.\d+ wheel$")
 VERL_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0])
@@ -264,6 +265,7 @@ def test_keyword_row_holds(row, no_shim):
 def test_every_evidence_is_in_the_one_format():
     rows = (*IMPORT_ROWS, *KEYWORD_ROWS, *config_table.ROWS)
     wrong = [(getattr(row, "callable", ""), row.old, row.evidence) for row in rows if not EVIDENCE.match(row.evidence)]
+    wrong += [("old_math", row.name, row.evidence) for row in math_table.ROWS if not EVIDENCE.match(row.evidence)]
     assert wrong == []
 
 

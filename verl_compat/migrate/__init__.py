@@ -33,19 +33,23 @@ Refused = Refusal  # what migrate raises when migrating would mean guessing
 __all__ = ["Refused", "Unmigrated", "kind_of", "migrate"]
 
 
-def migrate(text: str, kind: str = "shell", steps=None, *, named: bool = True) -> str:
+def migrate(text: str, kind: str = "shell", steps=None, *, named: bool = True, release: str | None = None) -> str:
     """``text`` in the new form (unchanged when there is nothing to migrate); raises ``Refused``.
 
     ``kind`` is what the file is (``kind_of``): ``shell``, ``yaml``, ``markdown``, ``python`` or
     ``other``. A Python file with imports (or settings) left for the user raises :class:`Unmigrated`,
     a ``Refused`` that carries the file with its moved imports rewritten. ``named``: the user named
     the file (it was not found under a directory), so a Python file's strings are read for settings too.
+    ``release``: the verl release the file was written for (``--release``): the rules asked by it act.
     """
     if kind == "python":
         return _migrate_python(text, named)
+    options = Options(steps, release)
     for rule in rulebook.rules():
+        if rule.asked_by is not None and getattr(options, rule.asked_by) is None:
+            continue  # a rule the user did not ask for: its file is not even parsed
         with rulebook.pass_of(rule):
-            text = _migrate_pass(text, kind, Options(steps))
+            text = _migrate_pass(text, kind, options)
     return text
 
 

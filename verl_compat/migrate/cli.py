@@ -94,6 +94,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="steps to snapshot where the config means every step: 1,2,3 or [1,2,3] "
         "(default: 1..N, N = the step count of the same command or YAML file)",
     )
+    parser.add_argument(
+        "--release",
+        metavar="X.Y.Z",
+        help="the verl release the files were written for: also write the keys that give back what that "
+        "release computed (the trainer, data order, sampling, loss settings) where this verl computes otherwise",
+    )
 
 
 def run(args) -> int:
@@ -114,7 +120,7 @@ def run(args) -> int:
         left: list = []
         try:
             raw, old = files.read(path)
-            new = migrate(old, files.kind_of(path, old), args.steps, named=by_name)
+            new = migrate(old, files.kind_of(path, old), args.steps, named=by_name, release=args.release)
         except Unmigrated as unmigrated:  # a Python file: its moved imports rewritten, the rest named
             new, left = unmigrated.text, unmigrated.notes
         except Refusal as refusal:

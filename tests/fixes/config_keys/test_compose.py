@@ -6,18 +6,16 @@ The old keys are a 0.7-era script's; on the installed release each is checked fi
 (so the baseline fails as a user sees it), then translated.
 """
 
-import argparse
-import json
 import re
 import textwrap
 
 import pytest
-import yaml
+from cfg_job import cli, composed
+from cfg_job import warning_lines as shim_warnings
+from doctor_run import doctor_json
 from hydra.errors import ConfigCompositionException
-from pyrun import run_argv
 from verl_config import verl_compose
 
-from verl_compat import doctor
 from verl_compat.fixes.config_keys import translate
 
 pytestmark = pytest.mark.once
@@ -33,18 +31,6 @@ OLD_SCRIPT = [
     "data.train_batch_size=16",
     f"+{ADDED_SINCE}=bfloat16",
 ]
-
-
-def cli(*argv, env=None, cwd=None):
-    return run_argv(["-m", "verl.trainer.main_ppo", *argv, "--cfg", "job"], env=env, cwd=cwd, check=False)
-
-
-def composed(stdout: str) -> dict:
-    return yaml.safe_load(stdout[stdout.index("model_engine:") :])
-
-
-def shim_warnings(stderr: str) -> list:
-    return [line for line in stderr.splitlines() if "VerlCompatDeprecationWarning: " in line]
 
 
 def test_the_old_keys_are_gone_from_this_release(no_shim):
@@ -160,14 +146,6 @@ def test_another_hydra_app_is_untouched(shim, shim_warnings, tmp_path):
     )
 
 
-def doctor_json(*argv, capsys) -> tuple:
-    """``verl-compat doctor --json ARGV`` in this process (verl-compat active, as the CLI has it)."""
-    parser = argparse.ArgumentParser()
-    doctor.add_arguments(parser)
-    code = doctor.run(parser.parse_args(["--json", *argv]))
-    return code, json.loads(capsys.readouterr().out)
-
-
 def test_doctor_lists_each_old_key_and_its_fate(shim, shim_warnings, capsys, monkeypatch):
     script = [f"{RENAMED}=True", f"+{DROPPED}=True", f"{REMOVED}=enable", "model_engine=mindspeed"]
     code, report = doctor_json(*script, capsys=capsys)
@@ -185,3 +163,27 @@ def test_doctor_lists_each_old_key_and_its_fate(shim, shim_warnings, capsys, mon
     entries = report["config"]["fixes"]["config_keys"]["keys"]
     assert code == 0 and not any(entry["stops"] for entry in entries)
     assert all("ignored, VERL_COMPAT_ALLOW_REMOVED_KEYS=1" in e["fate"] for e in entries if e["kind"] == "removed")
+
+
+def test_freeze_moe_router_lands_where_the_megatron_engine_reads_it(shim):
+    """Since verl 0.8.0 the Megatron engine builds the model with ``override_model_config`` =
+    ``engine_config.override_mcore_model_config`` (``actor.megatron.…``), and reads
+    ``moe_config.freeze_moe_router`` from it alone: under ``model.override_config`` it is ignored."""
+    import importlib.util
+    from pathlib import Path
+
+    old = "actor_rollout_ref.model.override_config.moe_config.freeze_moe_router"
+    config = verl_compose(
+        [f"+{old}=True", "+critic.model.override_config.moe_config.freeze_moe_router=True"], name="ppo_megatron_trainer"
+    )
+    assert config.actor_rollout_ref.actor.megatron.override_mcore_model_config.moe_config.freeze_moe_router is True
+    assert config.critic.megatron.override_mcore_model_config.moe_config.freeze_moe_router is True
+    assert "moe_config" not in config.actor_rollout_ref.model.override_config
+    verl = Path(importlib.util.find_spec("verl").submodule_search_locations[0])  # read, not imported (megatron)
+    source = (verl / "utils" / "megatron_utils.py").read_text()
+    assert 'override_model_config.get("moe_config", {}).get("freeze_moe_router", False)' in source
+    engine = (verl / "workers" / "engine" / "megatron" / "transformer_impl.py").read_text()
+    assert "override_model_config=self.engine_config.override_mcore_model_config" in engine
+    assert "override_config" not in engine.replace("override_mcore_model_config", "").replace(
+        "override_transformer_config", ""
+    )

@@ -27,16 +27,14 @@ in its search path and verl's trainer config in its defaults, nothing is touched
 from __future__ import annotations
 
 import dataclasses
-import os
-import sysconfig
-import threading
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import ConfigCompositionException
 
-from ... import deprecation, registry
+from ... import compositions, deprecation, registry
+from ...configs import is_users_source, is_verl_source
 from ...registry import Patch, Plan, guard, is_looking
 from . import findings, legacy_defaults, table, translate
 
@@ -44,7 +42,6 @@ if TYPE_CHECKING:
     from hydra.core.override_parser.types import Override
 
 NAME = registry.fix_name(__name__)
-_HYDRA_SOURCES = ("pkg://hydra.conf", "structured://")
 
 
 class RemovedConfigKeysError(ConfigCompositionException):
@@ -59,28 +56,8 @@ class _Session:
     findings: list[translate.Finding] = dataclasses.field(default_factory=list)
 
 
-_local = threading.local()
-
-
-def _stack() -> list[_Session]:
-    stack = getattr(_local, "stack", None)
-    if stack is None:
-        stack = _local.stack = []
-    return stack
-
-
-def _current() -> _Session | None:
-    stack = _stack()
-    return stack[-1] if stack else None
-
-
-def is_verl_source(path: str) -> bool:
-    """Whether a config source (``pkg://…``, ``file://…``) is verl's trainer config directory."""
-    if path.startswith("pkg://"):
-        return path[len("pkg://") :].strip("/") == "verl.trainer.config"
-    if path.startswith("file://"):
-        return os.path.normpath(path[len("file://") :]).replace(os.sep, "/").endswith("verl/trainer/config")
-    return False
+_sessions = compositions.Sessions(_Session)
+_current = _sessions.current
 
 
 def _source(repo, config_path) -> str:
@@ -93,13 +70,8 @@ def _source(repo, config_path) -> str:
 
 def load_configuration(wrapped, instance, args, kwargs):
     """One composition: collect findings through the inner wrappers, then warn, or stop."""
-    stack = _stack()
-    session = _Session()
-    stack.append(session)
-    try:
+    with _sessions.opened() as session:
         cfg = wrapped(*args, **kwargs)
-    finally:
-        stack.remove(session)
     if session.verl:
         with guard(NAME, "legacy defaults"):
             session.findings.extend(legacy_defaults.apply(cfg))
@@ -144,12 +116,12 @@ def compose_from_defaults(wrapped, instance, args, kwargs):
         return cfg
     verl_only = None
     with guard(NAME, "_compose_config_from_defaults_list"):
-        defaults, repo = _defaults_and_repo(*args, **kwargs)
+        defaults, repo = compositions.defaults_and_repo(*args, **kwargs)
         sources = {d.config_path: _source(repo, d.config_path) for d in defaults}
         session.verl = any(
             _name(d.config_path) in table.TRAINER_CONFIGS and is_verl_source(sources[d.config_path]) for d in defaults
         )
-        user = [d for d in defaults if _is_users(sources[d.config_path])]
+        user = [d for d in defaults if is_users_source(sources[d.config_path])]
         if session.verl and user and _users_set_old_key(user, repo):
             verl_only = [d for d in defaults if d not in user]
     if verl_only is not None:
@@ -171,7 +143,7 @@ def apply_overrides(wrapped, instance, args, kwargs):
     session = _current()
     if session is not None and session.verl:
         with guard(NAME, "_apply_overrides_to_config"):
-            overrides, cfg = _overrides_and_cfg(*args, **kwargs)
+            overrides, cfg = compositions.overrides_and_cfg(*args, **kwargs)
             lines = [override.input_line for override in overrides]
             probe = translate.ConfigProbe(cfg)
             translation = translate.translate_overrides(lines, probe)
@@ -190,14 +162,6 @@ def _reparsed(parsed: Iterable[Override], lines: Sequence[str]) -> list[Override
     return [known[line] for line in lines]
 
 
-def _defaults_and_repo(defaults, repo):
-    return defaults, repo
-
-
-def _overrides_and_cfg(overrides, cfg):
-    return overrides, cfg
-
-
 def _fresh(repo):
     """The same config sources without the loaded (and merged into) configs: a new
     ``CachingConfigRepository`` over its delegate."""
@@ -207,20 +171,6 @@ def _fresh(repo):
 def _name(config_path) -> str:
     """``ppo_trainer`` for ``ppo_trainer`` and ``ppo_trainer.yaml`` (``--config-name`` takes both)."""
     return (config_path or "").removesuffix(".yaml")
-
-
-def _is_users(source: str) -> bool:
-    """A config file of the user's own: not verl's, not Hydra's, and not shipped inside an installed
-    package (verl-omni's config still sets keys verl removed, to null: its users cannot edit it, and
-    it composes as it does without verl-compat)."""
-    if is_verl_source(source) or source.startswith(_HYDRA_SOURCES) or source.startswith("pkg://"):
-        return False
-    path = os.path.normpath(source[len("file://") :]) if source.startswith("file://") else ""
-    return not any(path.startswith(os.path.normpath(site) + os.sep) for site in _installed_package_dirs())
-
-
-def _installed_package_dirs() -> tuple[str, ...]:
-    return tuple({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})
 
 
 def _users_set_old_key(user, repo) -> bool:

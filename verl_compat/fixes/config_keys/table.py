@@ -341,9 +341,7 @@ ROWS: tuple[Row, ...] = (
     # [cfg] refactor: unify ppo_trainer and ppo_megatron_trainer config (#5848)
     *_change("verl#5848 (2edc06a4e)", "0.8.0", "verl uses its built-in Megatron layer names (qkv, gate_up) since 0.8.0",
         ("actor_rollout_ref.model.override_config.model_config", "moved", "actor_rollout_ref.model.override_config.model_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
-        ("actor_rollout_ref.model.override_config.moe_config", "moved", "actor_rollout_ref.model.override_config.moe_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
         ("critic.model.override_config.model_config", "moved", "critic.model.override_config.model_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
-        ("critic.model.override_config.moe_config", "moved", "critic.model.override_config.moe_config", "override_config is a free-form dict since 0.8.0; verl still reads the key there"),
         ("actor_rollout_ref.rollout.layer_name_map", "removed", None, None, {"inert": ("qkv", "gate_up")}),
     ),
     # [megatron] fix: support critic model (#5870)
@@ -353,6 +351,8 @@ ROWS: tuple[Row, ...] = (
     # [BREAKING] [misc] refactor: deprecate workers, migrate to engines (#6067)
     *_change("verl#6067 (044bbba27)", "0.8.0", "verl 0.8.0 removed the legacy workers: every run uses the engine workers; delete the key",
         ("trainer.use_legacy_worker_impl", "removed", None, None, {"inert": ("auto", "disable")}),
+        ("actor_rollout_ref.model.override_config.moe_config", "moved", "actor_rollout_ref.actor.megatron.override_mcore_model_config.moe_config", "the Megatron engine reads moe_config (freeze_moe_router) from the actor's override_mcore_model_config only; under model.override_config it is ignored and the routers train"),
+        ("critic.model.override_config.moe_config", "moved", "critic.megatron.override_mcore_model_config.moe_config", "the Megatron engine reads moe_config (freeze_moe_router) from the critic's override_mcore_model_config only; under model.override_config it is ignored and the routers train"),
     ),
     # [BREAKING] [env] refactor: deprecate verl/interactions (#6074)
     *_change("verl#6074 (63dc08501)", "0.8.0", "verl 0.8.0 removed verl/interactions; user turns are produced by an agent loop of your own",

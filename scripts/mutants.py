@@ -148,6 +148,14 @@ MUTANTS = (
         '        if finding not in stops and finding.row.fate != "dropped":\n',
         ("tests/fixes/config_keys/test_compose.py", "tests/fits/test_config_keys.py"),
     ),
+    # The legacy loss without its 1/GA (n_seq/mini): each micro-batch's token mean counted whole.
+    Mutant(
+        "old-loss-without-1-over-ga",
+        "fixes/old_math/loss.py",
+        "* (sequences / rank_sequences) ",
+        "",
+        ("tests/fixes/old_math/test_loss.py", "-k", "patched_equals and micro2"),
+    ),
     # An error in a fix's own logic after its work is done: fail-open swallows it and the run's
     # snapshots are all there, so the test body passes; tests/conftest.py's no_swallowed_errors
     # must fail it ("1 passed, 1 error": the error is the fixture's, at teardown).

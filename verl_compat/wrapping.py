@@ -9,6 +9,7 @@ reference, and verl looks trainers up by name. The record is the one source of w
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import logging
 import threading
@@ -78,9 +79,34 @@ def apply(fix: str, module_name: str, plan: registry.Plan, default_owner) -> Non
             except (AttributeError, wrapt().PathResolutionError) as exc:
                 _skip((fix, module_name, label), f"not found in this verl ({exc})")
                 continue
-            handle = wrapt().wrap_function_wrapper(owner, patch.path, patch.wrapper)
+            handle = wrapt().wrap_object(owner, patch.path, function_wrapper_class(), (patch.wrapper,))
             _applied[key] = Applied(fix, owner, patch.path, handle, patch.why, module_name, label)
             _skipped.pop(key[:3], None)
+
+
+@functools.cache
+def function_wrapper_class() -> type:
+    """wrapt's ``FunctionWrapper``, pickled by reference: a wrapped module function travels to Ray
+    workers (verl 0.9's trainer sends ``partial(value_loss, ...)`` to its critic workers), where
+    wrapt's own proxy refuses to be pickled. It unpickles as the attribute of that name in the
+    receiving process: wrapped there where verl-compat is active there too, verl's own elsewhere."""
+
+    class FunctionWrapper(wrapt().FunctionWrapper):  # type: ignore[misc]  # wrapt is imported lazily, untyped
+        def __reduce_ex__(self, protocol):
+            return _by_reference, (self.__wrapped__.__module__, self.__wrapped__.__qualname__)
+
+        def __reduce__(self):
+            return self.__reduce_ex__(2)
+
+    return FunctionWrapper
+
+
+def _by_reference(module: str, qualname: str) -> object:
+    """What ``module``'s attribute path ``qualname`` is in this process."""
+    found: object = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
 
 
 def _skip(key: _Key, reason: str) -> None:

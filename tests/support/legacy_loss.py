@@ -148,10 +148,13 @@ def _rank_main(rank: int, world: int, port: int, data_file: str, out_dir: str, p
         import wrapt
         from verl.workers.utils import losses
 
+        from verl_compat import wrapping
         from verl_compat.fixes.old_math import loss as legacy
 
         for one in legacy.patches_for(losses):
-            wrapt.wrap_function_wrapper(losses, one.path, one.wrapper)
+            # Where verl-compat is active in this process, old_math has wrapped the losses already.
+            if wrapping.wrapped_by(getattr(losses, one.path), legacy.NAME) is None:
+                wrapt.wrap_function_wrapper(losses, one.path, one.wrapper)
     file = json.loads(Path(data_file).read_text())
     data = {name: torch.tensor(value) for name, value in file["inputs"].items()}
     widths = file["widths"]

@@ -121,6 +121,11 @@ def _restore(row: Row, config, set_keys: frozenset[str]) -> Outcome:
 def _act(row: Row, config, set_keys: frozenset[str]) -> Outcome:
     if row.fate == "restored":
         return _restore(row, config, set_keys)
+    if row.fate == "patched":  # the patch's switch: set even where verl's config lacks the key
+        keys = tuple((key, _value(value, config)) for key, value in row.keys if key not in set_keys)
+        for key, value in keys:
+            set_key(config, key, value)
+        return Outcome(row, "set" if keys else "kept", keys, tuple(key for key, _ in row.keys if key in set_keys))
     if row.fate == "stopped":  # named by the values that stop it
         read = tuple(
             (key, value_of(config, key)) for key, op, _ in row.when if op in ("==", "!=", "in", ">", "contains")

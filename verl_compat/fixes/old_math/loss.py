@@ -23,6 +23,7 @@ Reads **decide** (which configs, pure) → **scale** (the factor) → **patch** 
 
 from __future__ import annotations
 
+import functools
 import os
 
 from ... import registry
@@ -89,8 +90,10 @@ def applies(config) -> bool:
     )
 
 
-def wanted() -> bool:
-    return os.environ.get(ENV) == "1"
+def wanted(role: str | None = None) -> bool:
+    """Whether this process's run asked for the old normalisation: of every loss (``ENV=1``), or of
+    one role's (``ENV_ACTOR=1``, ``ENV_CRITIC=1``: the table's rows set these per role)."""
+    return os.environ.get(ENV) == "1" or (role is not None and os.environ.get(f"{ENV}_{role.upper()}") == "1")
 
 
 # --- scale ------------------------------------------------------------------------------------
@@ -123,10 +126,13 @@ def _loss_config_and_data(args, kwargs):
     return config, data
 
 
-def _wrapper(in_scope):
+@functools.cache
+def _wrapper(in_scope, role: str):
+    """One wrapper per loss (cached: the same module gets an equal plan each time it is asked)."""
+
     def wrapper(wrapped, instance, args, kwargs):
         loss, metrics = wrapped(*args, **kwargs)
-        if not wanted():
+        if not wanted(role):
             return loss, metrics
         with registry.guard(NAME, wrapped.__name__):
             config, data = _loss_config_and_data(args, kwargs)
@@ -148,4 +154,9 @@ def patches_for(module) -> list[registry.Patch]:
             "critic token-mean normalised per micro-batch × 1/GA, as verl <=0.7.1 (verl#6067, verl#6957)",
         ),
     ]
-    return [registry.Patch(name, _wrapper(in_scope), why) for name, in_scope, why in found if hasattr(module, name)]
+    roles = {"ppo_loss": "actor", "value_loss": "critic"}
+    return [
+        registry.Patch(name, _wrapper(in_scope, roles[name]), why)
+        for name, in_scope, why in found
+        if hasattr(module, name)
+    ]

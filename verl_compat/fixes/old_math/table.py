@@ -11,8 +11,9 @@ which must hold) and its ``fate`` (the words are defined once for every table in
 - ``restored``: the keys of ``keys`` give back the old computation exactly; verl-compat sets them at
   composition (never over a key the launch sets, except the keys ``when`` reads: the row exists
   because of that value, as ``val_kwargs.temperature`` with ``do_sample=false``);
-- ``patched``: no key exists; a patch proven equal to the old release's own code restores it (none
-  yet: the loss-normalisation rows of verl#6067/verl#6957 are ``named`` until their patches land);
+- ``patched``: no key exists; a patch proven equal to the old release's own code restores it
+  (:mod:`.loss`); ``keys`` are its switch, set at composition even where verl's config lacks them
+  (the workers' environment: ``ray_kwargs.ray_init.runtime_env.env_vars``);
 - ``stopped``: the old value cannot be honoured: the launch stops before any worker, named;
 - ``named``: no key or patch restores it: named in the warning and by doctor, with what to write.
 
@@ -47,6 +48,9 @@ Scope = Literal["release", "trainer"]
 A = "actor_rollout_ref.actor"
 R = "actor_rollout_ref.rollout"
 MT = "actor_rollout_ref.rollout.multi_turn"
+# The loss patch's switch in the workers' environment (loss.ENV, per role): main_ppo merges these
+# env_vars into the runtime_env of every Ray actor.
+LOSS_SWITCH = "ray_kwargs.ray_init.runtime_env.env_vars.VERL_COMPAT_OLD_LOSS_NORMALISATION"
 LARGE = 2**31 - 1  # a limit no tool reply or call list reaches: the old releases had none
 
 
@@ -220,8 +224,10 @@ ROWS: tuple[Row, ...] = (
     ),
     # [BREAKING] [misc] refactor: deprecate workers, migrate to engines (#6067)
     *_change("verl#6067 (044bbba27)", "0.8.0", "",
-        ("loss.token_mean", "0.4.0..0.7.1", "named", ((f"{A}.loss_agg_mode", "==", "token-mean"),), (), "token-mean was a per-micro-batch token mean x 1/GA (averaged over data-parallel ranks); it is one token mean over the mini-batch: another gradient direction (12-88 %). A patch will restore it; at ppo_micro_batch_size_per_gpu=1 without dynamic batch size actor.loss_agg_mode=seq-mean-token-mean is exact"),
-        ("loss.critic", "0.4.0..0.7.1", "named", (_GAE,), (), "the critic's value loss was a per-micro-batch mean x 1/GA; it is one token mean over the mini-batch (a patch will restore it)"),
+        ("loss.token_mean", "0.4.0..0.7.1", "patched", (_FSDP, (f"{A}.loss_agg_mode", "==", "token-mean"), (f"{A}.policy_loss.loss_mode", "==", "vanilla"), (f"{A}.use_dynamic_bsz", "==", False)), ((f"{LOSS_SWITCH}_ACTOR", "1"),), "token-mean was a per-micro-batch token mean x 1/GA (averaged over data-parallel ranks); it is one token mean over the mini-batch: another gradient direction (12-88 %). verl-compat scales each micro-batch's loss back to the old per-token weights (old_math/loss.py, proven equal to verl 0.7.1's dp_actor at dp 1 and 2, micro-batch 1/2/4)"),
+        ("loss.token_mean_dynamic", "0.4.0..0.7.1", "named", (_FSDP, (f"{A}.loss_agg_mode", "==", "token-mean"), (f"{A}.use_dynamic_bsz", "==", True)), (), "token-mean with dynamic batch size weighed each micro-batch by its sequences over the mini-batch (n_seq/mini); verl-compat's patch gives it back at dp 1, but across ranks that cut a mini-batch into different numbers of micro-batches 0.9.1 cuts them otherwise, so no patch is exact: not applied"),
+        ("loss.critic", "0.4.0..0.7.1", "patched", (_GAE, ("critic.strategy", "in", ("fsdp", "fsdp2")), ("critic.loss_agg_mode", "==", "token-mean"), ("critic.use_dynamic_bsz", "==", False)), ((f"{LOSS_SWITCH}_CRITIC", "1"),), "the critic's value loss was a per-micro-batch mean x 1/GA; it is one token mean over the mini-batch. verl-compat scales each micro-batch's value loss back (old_math/loss.py, proven equal to verl 0.7.1's dp_critic)"),
+        ("loss.critic_dynamic", "0.4.0..0.7.1", "named", (_GAE, ("critic.strategy", "in", ("fsdp", "fsdp2")), ("critic.use_dynamic_bsz", "==", True)), (), "the critic's value loss with dynamic batch size: as loss.token_mean_dynamic, no patch is exact across ranks: not applied"),
         ("megatron.seq_mean_dynamic", "0.4.0..0.7.1", "named", (_MEGATRON, (f"{A}.loss_agg_mode", "in", ("seq-mean-token-mean", "seq-mean-token-sum")), (f"{A}.use_dynamic_bsz", "==", True)), (), "Megatron's seq-mean modes with dynamic batch size weighed each micro-batch alike (÷ micro-batches), not by its sequence count; no key restores it"),
         ("loss.scale_factor", "0.7.1..0.7.1", "restored", ((f"{A}.loss_scale_factor", "!=", None),), ((f"{A}.loss_scale_factor", None),), "the legacy workers' loss ignored actor.loss_scale_factor (it divided by the response length); the engine applies it"),
         ("actor.shuffle", "0.4.0..0.7.1", "restored", (_FSDP, (f"{A}.shuffle", "==", True)), ((f"{A}.shuffle", False),), "the FSDP actor ignored actor.shuffle; the engine shuffles mini-batches when it is true"),

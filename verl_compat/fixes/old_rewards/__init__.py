@@ -91,9 +91,11 @@ def patches(module) -> registry.Plan:
             found.append(
                 registry.Patch("resolve_reward_manager_cls", resolve.resolve_reward_manager_cls, "adapt old classes")
             )
+        # Its own name for verl.trainer.ppo.reward's load_reward_manager, where it was bound before
+        # verl-compat wrapped that one (0.7.x resolves the class inside it: adapt old classes there).
         load = getattr(module, "load_reward_manager", None)
-        if own is None and load is not None and wrapping.wrapped_by(load, NAME) is None:
-            found.append(registry.Patch("load_reward_manager", resolve.load_reward_manager, "adapt old classes"))
+        if load is not None and wrapping.wrapped_by(load, NAME) is None:
+            found.append(registry.Patch("load_reward_manager", old_calls.load_reward_manager, "the old call"))
         found.append(
             registry.Patch("RewardLoopManager.compute_rm_score", driver.compute_rm_score, "old __call__ result")
         )

@@ -20,12 +20,13 @@ LAUNCHES = [json.loads(line) for line in (Path(__file__).parent / "verl_own_laun
 
 # tag, script -> the rows that apply: semantic-drift.md rows 1 (token-mean), 3 (mini-batch order,
 # <=0.6.0), 5 (critic, GAE), 6 (seed, <=0.6.0), 7 (epochs >= 2, <=0.6.1), 17 (validation grouping,
-# <=0.5.0); v1-vs-legacy.md (the trainer, <=0.8.0). Each script sets total_epochs > 1.
+# <=0.5.0); v1-vs-legacy.md (the trainer, <=0.8.0). Each script sets total_epochs > 1. Rows 1 and 5
+# are patched (their switch "set") where the launch has fixed micro-batches on FSDP, as these do.
 EXPECTED = {
     ("v0.4.1", "examples/grpo_trainer/run_qwen2-7b.sh"): {
         "trainer.use_v1": "set",
         "data.seed": "set",
-        "loss.token_mean": "named",
+        "loss.token_mean": "set",
         "minibatch.order": "named",
         "data.epoch_order": "named",
         "val.grouping": "named",
@@ -33,15 +34,15 @@ EXPECTED = {
     ("v0.6.0", "examples/ppo_trainer/run_deepseek7b_llm.sh"): {
         "trainer.use_v1": "set",
         "data.seed": "set",
-        "loss.token_mean": "named",
-        "loss.critic": "named",
+        "loss.token_mean": "set",
+        "loss.critic": "set",
         "minibatch.order": "named",
         "data.epoch_order": "named",
     },
     ("v0.7.1", "examples/ppo_trainer/run_deepseek7b_llm.sh"): {
         "trainer.use_v1": "set",
-        "loss.token_mean": "named",
-        "loss.critic": "named",
+        "loss.token_mean": "set",
+        "loss.critic": "set",
     },
     ("v0.8.0", "examples/gpg_trainer/run_qwen3_8b_fsdp.sh"): {"trainer.use_v1": "set"},
 }

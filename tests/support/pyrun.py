@@ -21,11 +21,15 @@ SHIM_SETTINGS = ("VERL_COMPAT_", "VERL_USE_EXTERNAL_")
 # each costs its interpreter start. And Ray's startup waits sized for a loaded machine (load 8 on 2
 # cores), where each of Ray's processes starts several times slower: the GCS's port file and the
 # connection to it (Ray: 30 s and 20 tries), a worker's registration (Ray: 60 s, then the worker
-# is killed; a worker imports verl, ~8 s on a quiet machine). Nothing the tests observe depends on
-# them. The raylet's registration wait (30 s) is no setting: ``ray_start`` retries instead.
+# is killed; a worker imports verl, ~8 s on a quiet machine). And Ray's workers at the suite's own
+# priority: Ray starts them at nice 15, which beside other work at nice 0 (a busy CI machine, two
+# ``yes``) leaves them a few percent of a core, and a TaskRunner that imports verl then takes ~11
+# minutes to start. Nothing the tests observe depends on these. The raylet's registration wait
+# (30 s) is no setting: ``ray_start`` retries instead.
 RAY_SETTINGS = {
     "RAY_enable_worker_prestart": "0",
     "RAY_prestart_worker_first_driver": "0",
+    "RAY_worker_niceness": "0",
     "RAY_gcs_server_port_wait_time_s": "180",
     "RAY_worker_register_timeout_seconds": "600",
 }

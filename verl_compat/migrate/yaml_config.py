@@ -82,7 +82,7 @@ _last = threading.local()
 
 def _compose(text: str) -> tuple[object, Callable[[object], object]]:
     """The document's root node and a function that reads a node's value (YAML 1.1, as OmegaConf)."""
-    if getattr(_last, "text", None) is not text:
+    if getattr(_last, "text", None) != text:
         _last.text, _last.composed = text, _compose_anew(text)
     return _last.composed
 

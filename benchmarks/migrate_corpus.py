@@ -25,7 +25,8 @@ Then what a pre-commit hook pays for one file with nothing to migrate: ``verl-co
 
 ``--tree DIR`` (repeatable) measures real trees instead, each as ``verl-compat migrate --check DIR``
 reads it (``files.walk``): files per second in this process (best round, and per CPU second: the
-machine is shared), then the command itself as a fresh process (its wall time, start-up included).
+machine is shared; then per kind of file, verl's generated trainer configs apart), then the command
+itself as a fresh process (its wall time, start-up included).
 
 Both modes count what migrate does to each file (changed, refused with the reasons counted,
 unchanged). ``--record FILE`` keeps each file's outcome (a digest of the new text, or the refusal);
@@ -260,6 +261,17 @@ def fresh_process(*trees: Path) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def by_kind(paths: list[Path]) -> dict[str, list[Path]]:
+    """The files of a tree by the kind migrate reads them as; verl's generated trainer configs
+    (``_generated_*.yaml``, 20-35 KB each) apart from the other YAML files."""
+    kinds: dict[str, list[Path]] = {}
+    for path in paths:
+        kind = files.kind_of(path, files.read(path)[1])
+        kind = "yaml (generated)" if kind == "yaml" and path.name.startswith("_generated") else kind
+        kinds.setdefault(kind, []).append(path)
+    return dict(sorted(kinds.items()))
+
+
 def trees(args: argparse.Namespace) -> dict[str, object]:
     """Real trees: each as ``verl-compat migrate --check DIR`` reads it."""
     report = {"load_average_before": load_average()}
@@ -269,6 +281,7 @@ def trees(args: argparse.Namespace) -> dict[str, object]:
         timed(paths[:40])  # imports (hydra's parser, ruamel.yaml, tree-sitter) and verl's probe, untimed
         rounds = [timed(paths) for _ in range(args.rounds)]
         wall, cpu = min(rounds)[0], min(cpu for _, cpu in rounds)
+        per_kind = {kind: [timed(group) for _ in range(args.rounds)] for kind, group in by_kind(paths).items()}
         cli_seconds, cli_cpu = fresh_process(tree)
         found, counts = outcomes(paths, tree)
         found_all.update({f"{tree.name}/{name}": value for name, value in found.items()})
@@ -276,6 +289,14 @@ def trees(args: argparse.Namespace) -> dict[str, object]:
             "files": len(paths),
             "files_per_second": round(len(paths) / wall, 1),
             "files_per_cpu_second": round(len(paths) / cpu, 1),
+            "per_kind": {
+                kind: {
+                    "files": len(group),
+                    "files_per_second": round(len(group) / min(per_kind[kind])[0], 1),
+                    "files_per_cpu_second": round(len(group) / min(cpu for _, cpu in per_kind[kind]), 1),
+                }
+                for kind, group in by_kind(paths).items()
+            },
             "cli_seconds": round(cli_seconds, 3),
             "cli_files_per_second": round(len(paths) / cli_seconds, 1),
             "cli_cpu_seconds": round(cli_cpu, 3),

@@ -37,46 +37,12 @@ import verl_compat  # noqa: E402
 verl_compat.activate()
 
 import harness  # noqa: E402
-import numpy as np  # noqa: E402
 import ray  # noqa: E402
-import torch  # noqa: E402
-from verl import DataProto  # noqa: E402
+from old_reward_batches import step_batch  # noqa: E402
 from verl.utils import hf_tokenizer  # noqa: E402
 from verl_config import verl_compose  # noqa: E402
 
 from verl_compat.fixes.old_rewards import adapter, driver  # noqa: E402
-
-
-def step_batch(tokenizer, prompts: int, n: int) -> DataProto:
-    rows = []
-    for p in range(prompts):
-        for k in range(n):
-            truth = 10 + p % 80
-            rows.append((f"what is {p % 90} plus 10 ?", f"the answer is #### {truth + (k % 2)}", str(truth), f"u{p}"))
-    p_len, r_len = 8, 8
-    prompt_ids = torch.full((len(rows), p_len), tokenizer.pad_token_id)
-    response_ids = torch.full((len(rows), r_len), tokenizer.pad_token_id)
-    mask = torch.zeros((len(rows), p_len + r_len), dtype=torch.long)
-    for i, (prompt, response, _, _) in enumerate(rows):
-        pi = tokenizer.encode(prompt, add_special_tokens=False)[-p_len:]
-        ri = ([*tokenizer.encode(response, add_special_tokens=False), tokenizer.eos_token_id])[:r_len]
-        prompt_ids[i, p_len - len(pi) :], mask[i, p_len - len(pi) : p_len] = torch.tensor(pi), 1
-        response_ids[i, : len(ri)], mask[i, p_len : p_len + len(ri)] = torch.tensor(ri), 1
-    return DataProto.from_dict(
-        tensors={
-            "prompts": prompt_ids,
-            "responses": response_ids,
-            "input_ids": torch.cat([prompt_ids, response_ids], dim=1),
-            "attention_mask": mask,
-        },
-        non_tensors={
-            "data_source": np.array(["openai/gsm8k"] * len(rows), dtype=object),
-            "reward_model": np.array([{"ground_truth": t, "style": "rule"} for *_, t, _ in rows], dtype=object),
-            "extra_info": np.array([{"index": i} for i in range(len(rows))], dtype=object),
-            "uid": np.array([u for *_, u in rows], dtype=object),
-            "raw_prompt": np.array([[{"role": "user", "content": r[0]}] for r in rows], dtype=object),
-        },
-    )
 
 
 def timed(function, rounds: int) -> dict:
@@ -102,7 +68,7 @@ def main() -> None:
 
     model = harness.tiny_model_dir(Path(tempfile.mkdtemp()) / "model")
     tokenizer = hf_tokenizer(str(model))
-    batch = step_batch(tokenizer, args.prompts, args.n)
+    batch = step_batch(tokenizer, n=args.n, prompts=args.prompts)
     base = [f"actor_rollout_ref.model.path={model}", "reward.num_workers=1"]
     harness.ray_session()
 

@@ -34,9 +34,10 @@ module``; ``"*"`` for a star import), scope ``module``/``function``, guarded: in
 ImportError (``ImportError``, ``ModuleNotFoundError``, ``Exception``, ``BaseException`` or bare ``except``)).
 A directory that is a git submodule in the tag (``recipe`` from v0.7.1) is not followed.
 
-Standard library only. Usage::
+It reads the sources with verl-compat's own reader (``verl_compat.source_imports``: ``top_level_bindings`` for the
+names, ``imports_in`` for the imports), so it runs under any release environment of ``.venvs``. Usage::
 
-    python scripts/build_import_index.py --verl-git /path/to/verl.git \\
+    .venvs/verl-0.9.1/bin/python scripts/build_import_index.py --verl-git /path/to/verl.git \\
         --wheel 0.9.1=/path/to/venv/lib/python3.11/site-packages/verl --out index.json \\
         --imports-jsonl benchmarks/data/old_imports.jsonl
 """
@@ -52,9 +53,10 @@ import subprocess
 import sys
 import warnings
 
+from verl_compat.source_imports import imports_in, top_level_bindings
+
 DEFAULT_TAGS = ("v0.4.0", "v0.4.1", "v0.5.0", "v0.6.0", "v0.6.1", "v0.7.0", "v0.7.1", "v0.8.0", "v0.9.0")
 DEFAULT_IMPORT_TAGS = ("v0.4.0", "v0.4.1", "v0.5.0", "v0.6.0", "v0.6.1", "v0.7.0", "v0.7.1", "v0.8.0")
-GUARD_EXC = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
 
 def version_key(label: str) -> tuple:
@@ -130,115 +132,6 @@ def is_public_name(name: str) -> bool:
     return not name.startswith("_")
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Names bound at a module's top level
-
-
-def _targets(node, out: dict, origin: str = "assign"):
-    if isinstance(node, ast.Name):
-        out.setdefault(node.id, origin)
-    elif isinstance(node, (ast.Tuple, ast.List)):
-        for e in node.elts:
-            _targets(e, out, origin)
-    elif isinstance(node, ast.Starred):
-        _targets(node.value, out, origin)
-
-
-def resolve_relative(mod: str, is_pkg: bool, level: int, target: str | None) -> str:
-    base = mod.split(".")
-    if not is_pkg:
-        base = base[:-1]
-    if level > 1:
-        base = base[: len(base) - (level - 1)]
-    return ".".join(base + ([target] if target else []))
-
-
-def top_level_names(tree: ast.Module, mod: str, is_pkg: bool) -> tuple[dict, list]:
-    """(names, star-import sources) bound at the top level, descending into if/try/with/for/while.
-
-    names: name -> origin of its first binding: "def", "class", "assign", "all" (listed in ``__all__`` only),
-    "import M" (``import M``), "from M:N" (``from M import N``).
-    """
-    names: dict = {}
-    stars: list = []
-
-    def visit(body):
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                names.setdefault(node.name, "def")
-            elif isinstance(node, ast.ClassDef):
-                names.setdefault(node.name, "class")
-            elif isinstance(node, ast.Assign):
-                for t in node.targets:
-                    _targets(t, names)
-                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-                    _all(node.value)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-                _targets(node.target, names)
-                if isinstance(node.target, ast.Name) and node.target.id == "__all__" and node.value is not None:
-                    _all(node.value)
-            elif isinstance(node, ast.Import):
-                for a in node.names:
-                    if a.asname:
-                        names.setdefault(a.asname, f"import {a.name}")
-                    else:
-                        names.setdefault(a.name.split(".")[0], f"import {a.name.split('.')[0]}")
-            elif isinstance(node, ast.ImportFrom):
-                src = node.module or ""
-                if node.level:
-                    src = resolve_relative(mod, is_pkg, node.level, node.module)
-                for a in node.names:
-                    if a.name == "*":
-                        stars.append(src)
-                    else:
-                        names.setdefault(a.asname or a.name, f"from {src}:{a.name}")
-            elif isinstance(node, ast.If):
-                visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-                visit(node.body)
-                for h in node.handlers:
-                    visit(h.body)
-                visit(node.orelse)
-                visit(node.finalbody)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if item.optional_vars is not None:
-                        _targets(item.optional_vars, names)
-                visit(node.body)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-                if not isinstance(node, ast.While):
-                    _targets(node.target, names)
-                visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-                # __all__.extend([...]) / __all__ += [...] handled via AugAssign
-                f = node.value.func
-                if (
-                    isinstance(f, ast.Attribute)
-                    and isinstance(f.value, ast.Name)
-                    and f.value.id == "__all__"
-                    and f.attr in ("extend", "append")
-                ):
-                    for arg in node.value.args:
-                        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                            names.setdefault(arg.value, "all")
-                        else:
-                            _all(arg)
-
-    def _all(value):
-        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-            for e in value.elts:
-                if isinstance(e, ast.Constant) and isinstance(e.value, str):
-                    names.setdefault(e.value, "all")
-        elif isinstance(value, ast.BinOp):
-            _all(value.left)
-            _all(value.right)
-
-    visit(tree.body)
-    return names, stars
-
-
 def parse(source: bytes, label: str) -> ast.Module | None:
     try:
         with warnings.catch_warnings():
@@ -264,7 +157,7 @@ class Snapshot:
             if tree is None:
                 raw[mod] = ({}, [])
                 continue
-            raw[mod] = top_level_names(tree, mod, relpath.endswith("__init__.py"))
+            raw[mod] = top_level_bindings(tree, mod, relpath.endswith("__init__.py"))
         # Directories of modules (namespace packages in a git tree) are modules too.
         for mod in list(raw):
             parts = mod.split(".")
@@ -298,7 +191,8 @@ def git_snapshot(git: Git, ref: str) -> Snapshot:
     return Snapshot(ref, git.rev(ref), files)
 
 
-def wheel_snapshot(label: str, pkg_dir: str) -> Snapshot:
+def wheel_files(pkg_dir: str) -> dict[str, bytes]:
+    """The ``.py`` files of an installed package, by their path from the directory above it."""
     pkg_dir = os.path.abspath(pkg_dir)
     top = os.path.dirname(pkg_dir)
     files = {}
@@ -309,7 +203,11 @@ def wheel_snapshot(label: str, pkg_dir: str) -> Snapshot:
                 p = os.path.join(root, f)
                 with open(p, "rb") as fh:
                     files[os.path.relpath(p, top).replace(os.sep, "/")] = fh.read()
-    return Snapshot(label, pkg_dir, files)
+    return files
+
+
+def wheel_snapshot(label: str, pkg_dir: str) -> Snapshot:
+    return Snapshot(label, os.path.abspath(pkg_dir), wheel_files(pkg_dir))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -370,52 +268,6 @@ def lacks(snaps: list[Snapshot], target: Snapshot, old_max: str) -> dict:
 # Imports of verl in examples/ and recipe/
 
 
-def _guards(handlers) -> bool:
-    for h in handlers:
-        if h.type is None:
-            return True
-        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-        for t in types:
-            name = t.id if isinstance(t, ast.Name) else getattr(t, "attr", None)
-            if name in GUARD_EXC:
-                return True
-    return False
-
-
-def verl_imports(tree: ast.Module):
-    """Yield (lineno, module, name, scope, guarded) for each verl import, at any depth."""
-
-    def walk(node, in_func: bool, guarded: bool):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Import):
-                for a in child.names:
-                    if a.name == "verl" or a.name.startswith("verl."):
-                        yield child.lineno, a.name, None, "function" if in_func else "module", guarded
-            elif isinstance(child, ast.ImportFrom):
-                m = child.module or ""
-                if child.level == 0 and (m == "verl" or m.startswith("verl.")):
-                    for a in child.names:
-                        yield child.lineno, m, a.name, "function" if in_func else "module", guarded
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                yield from walk(child, True, guarded)
-            elif isinstance(child, ast.Try) or type(child).__name__ == "TryStar":
-                g = guarded or _guards(child.handlers)
-                for stmt in child.body:
-                    yield from walk_stmt(stmt, in_func, g)
-                for part in (child.handlers, child.orelse, child.finalbody):
-                    for stmt in part:
-                        yield from walk_stmt(stmt, in_func, guarded)
-            else:
-                yield from walk(child, in_func, guarded)
-
-    def walk_stmt(stmt, in_func, guarded):
-        # a statement as a child of a synthetic parent, so that imports at this level are seen
-        holder = ast.Module(body=[stmt], type_ignores=[])
-        yield from walk(holder, in_func, guarded)
-
-    yield from walk(tree, False, False)
-
-
 def import_rows(git: Git, tags) -> list[dict]:
     rows = []
     for tag in tags:
@@ -426,18 +278,18 @@ def import_rows(git: Git, tags) -> list[dict]:
                 tree = parse(git.blob(sha), f"{tag}:{path}")
                 if tree is None:
                     continue
-                for lineno, module, name, scope, guarded in verl_imports(tree):
-                    rows.append(
-                        {
-                            "tag": tag,
-                            "path": path,
-                            "lineno": lineno,
-                            "module": module,
-                            "name": name,
-                            "scope": scope,
-                            "guarded": guarded,
-                        }
-                    )
+                rows += [
+                    {
+                        "tag": tag,
+                        "path": path,
+                        "lineno": found.line,
+                        "module": found.module,
+                        "name": found.name,
+                        "scope": found.scope,
+                        "guarded": found.guarded,
+                    }
+                    for found in imports_in(tree, path)
+                ]
     return rows
 
 

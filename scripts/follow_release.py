@@ -58,9 +58,15 @@ import time
 import zipfile
 from pathlib import Path
 
+# Before verl_compat is imported (build_import_index reads sources with it): the shim would translate
+# the configs this script composes from verl's old config folders.
+os.environ["VERL_COMPAT_DISABLE"] = "1"
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.append(str(REPO / "tests" / "support"))  # verl_config: the suite's config-path walker
 import build_import_index as index  # noqa: E402
+
+from verl_compat.source_imports import top_level_bindings  # noqa: E402
 
 OLD_IMPORTS = REPO / "verl_compat" / "fixes" / "old_imports" / "table.py"
 CONFIG_KEYS = REPO / "verl_compat" / "fixes" / "config_keys" / "table.py"
@@ -204,15 +210,8 @@ def git_release(git: index.Git, tag: str, scratch: str) -> Release:
 
 
 def wheel_release(label: str, pkg_dir: str) -> Release:
-    snapshot = index.wheel_snapshot(label, pkg_dir)
-    top = os.path.dirname(os.path.abspath(pkg_dir))
-    files = {}
-    for root, dirs, names in os.walk(pkg_dir):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        for name in names:
-            if name.endswith(".py"):
-                path = os.path.join(root, name)
-                files[os.path.relpath(path, top).replace(os.sep, "/")] = Path(path).read_bytes()
+    files = index.wheel_files(pkg_dir)
+    snapshot = index.Snapshot(label, os.path.abspath(pkg_dir), files)
     return Release(label, snapshot, files, os.path.join(pkg_dir, "trainer", "config"))
 
 
@@ -248,7 +247,7 @@ def _binding(history: History, ref: str, relpath: str, name: str) -> str | None:
     tree = index.parse(text.encode(), relpath) if text is not None else None
     if tree is None:
         return None
-    names, _ = index.top_level_names(tree, index.module_name(relpath), relpath.endswith("__init__.py"))
+    names, _ = top_level_bindings(tree, index.module_name(relpath), relpath.endswith("__init__.py"))
     origin = names.get(name)
     return None if origin is None else "imports" if origin.startswith(("from ", "import ")) else "defines"
 
@@ -499,15 +498,7 @@ def _compose_paths(config_dir: str, options, name) -> dict:
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
     from omegaconf import OmegaConf
-
-    def walk(node, prefix: str, out: dict) -> None:
-        if isinstance(node, dict):
-            if prefix:
-                out[prefix] = node
-            for key, value in node.items():
-                walk(value, f"{prefix}.{key}" if prefix else str(key), out)
-        else:
-            out[prefix] = node
+    from verl_config import node_paths
 
     root = Path(config_dir)
     if options is None:
@@ -521,7 +512,9 @@ def _compose_paths(config_dir: str, options, name) -> dict:
     with initialize_config_dir(config_dir=str(root.resolve()), version_base=None):
         for config, overrides in variants:
             try:
-                walk(OmegaConf.to_container(compose(config_name=config, overrides=overrides), resolve=False), "", out)
+                node_paths(
+                    OmegaConf.to_container(compose(config_name=config, overrides=overrides), resolve=False), "", out
+                )
             except Exception as error:  # noqa: PERF203 (an option of an old release that does not compose alone)
                 print(f"warning: {config_dir}: {config} {overrides}: {error}", file=sys.stderr)
     return {p: v for p, v in out.items() if not p.endswith("._target_") and p != "_target_"}
@@ -719,25 +712,18 @@ def old_imports_patch(text: str, rows: list[Finding], updates: list[Finding]) ->
         for i, line in enumerate(lines):
             if line.lstrip().startswith(f'("{f.old}",'):
                 lines[i] = re.sub(r'^(\s*\("[^"]+", "[a-z]+", )"[^"]+"', rf'\1"{f.new}"', line)
-    by_change: dict[tuple[str, str], list[Finding]] = {}
-    for f in rows:
-        by_change.setdefault((f.evidence, f.since), []).append(f)
-    block = []
-    for (evidence, since), found in sorted(by_change.items(), key=lambda kv: (vkey(kv[0][1]), kv[0][0])):
-        block.append(f"    # proposed by scripts/follow_release.py: {evidence}\n")
-        block.append(f'    *_change("{evidence}", "{since}", "",\n')
-        block += [old_imports_line(f) + "\n" for f in sorted(found, key=lambda f: f.old)]
-        block.append("    ),\n")
-    end = next(i for i, line in enumerate(lines) if line.startswith("ROWS:"))
-    end = next(i for i in range(end, len(lines)) if lines[i].rstrip() == ")")
-    return "".join(lines[:end] + block + lines[end:])
+    return _with_changes(lines, rows, lambda f: old_imports_line(f) + "\n")
 
 
 def config_patch(text: str, rows: list[Finding]) -> str:
     """The committed table with the rows added as changes at the end of ROWS (the shape of docs/tables.md)."""
-    lines = text.splitlines(keepends=True)
-    end = next(i for i, line in enumerate(lines) if line.startswith("ROWS:"))
-    end = next(i for i in range(end, len(lines)) if lines[i].rstrip() == ")")
+    return _with_changes(
+        text.splitlines(keepends=True), rows, lambda f: f'        ("{f.old}", "{f.fate}", "{f.new}"),\n'
+    )
+
+
+def _with_changes(lines: list[str], rows: list[Finding], row_line) -> str:
+    """A table's lines with ``rows`` added at the end of ROWS, one ``_change`` per change (``row_line``: a row)."""
     by_change: dict[tuple[str, str], list[Finding]] = {}
     for f in rows:
         by_change.setdefault((f.evidence, f.since), []).append(f)
@@ -745,8 +731,10 @@ def config_patch(text: str, rows: list[Finding]) -> str:
     for (evidence, since), found in sorted(by_change.items(), key=lambda kv: (vkey(kv[0][1]), kv[0][0])):
         block.append(f"    # proposed by scripts/follow_release.py: {evidence}\n")
         block.append(f'    *_change("{evidence}", "{since}", "",\n')
-        block += [f'        ("{f.old}", "{f.fate}", "{f.new}"),\n' for f in sorted(found, key=lambda f: f.old)]
+        block += [row_line(f) for f in sorted(found, key=lambda f: f.old)]
         block.append("    ),\n")
+    end = next(i for i, line in enumerate(lines) if line.startswith("ROWS:"))
+    end = next(i for i in range(end, len(lines)) if lines[i].rstrip() == ")")
     return "".join(lines[:end] + block + lines[end:])
 
 

@@ -25,25 +25,16 @@ import re
 import sys
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests" / "support"))  # verl_config: the config walker
+from verl_config import node_paths, verl_compose
+
 from verl_compat.fixes.config_keys.table import ROWS
 
 CONFIG_DIR = Path(importlib.util.find_spec("verl").submodule_search_locations[0]) / "trainer" / "config"
 ADDITION = re.compile(r"^\+\+?([^=]+)=")
-
-
-def _paths(node, prefix: str, out: set) -> set:
-    if isinstance(node, dict):
-        if prefix:
-            out.add(prefix)
-        for key, value in node.items():
-            _paths(value, f"{prefix}.{key}" if prefix else str(key), out)
-    else:
-        out.add(prefix)
-    return out
 
 
 _composed: dict = {}
@@ -53,9 +44,9 @@ def release_paths(name: str, engine: str | None) -> set:
     key = (name, engine)
     if key not in _composed:
         overrides = [f"model_engine={engine}"] if engine else []
-        with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
-            cfg = compose(config_name=name, overrides=overrides)
-        _composed[key] = _paths(OmegaConf.to_container(cfg, resolve=False), "", set())
+        _composed[key] = set(
+            node_paths(OmegaConf.to_container(verl_compose(overrides, name, CONFIG_DIR), resolve=False))
+        )
     return _composed[key]
 
 

@@ -72,7 +72,7 @@ print(json.dumps({
 
 def run(python, code, *flags, env=None, check=True):
     """``code`` in ``python`` with ``flags``, in ``env`` (``clean_env(...)``; a user's shell by default)."""
-    return run_python(code, python=python, flags=flags, env=env, drop=USER_SHELL, timeout=120, check=check)
+    return run_python(code, python=python, flags=flags, env=env, drop=USER_SHELL, check=check)
 
 
 def probe(python, *flags, env=None, prelude=""):

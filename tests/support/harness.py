@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pyrun
 import ray
 import standins
 import verl
@@ -248,7 +249,15 @@ def ray_session() -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SUPPORT_DIR), os.environ.get("PYTHONPATH")]))
     env[standins.CALL_LOG_ENV] = str(spool)
     os.environ[standins.CALL_LOG_ENV] = str(spool)  # stand-ins living in this process log too
-    ray.init(num_cpus=8, include_dashboard=False, runtime_env={"env_vars": env})
+
+    def start() -> None:
+        try:
+            ray.init(num_cpus=8, include_dashboard=False, runtime_env={"env_vars": env})
+        except Exception:
+            ray.shutdown()  # what the failed start left (its GCS, its session), before a retry
+            raise
+
+    pyrun.ray_start(start, "the harness's Ray cluster (ray.init)")
     atexit.register(ray.shutdown)
     _call_spool = spool
 
@@ -261,7 +270,7 @@ def _live_placement_groups() -> set[str]:
     return {pg for pg, info in ray.util.placement_group_table().items() if info["state"] != "REMOVED"}
 
 
-def _reap(actors_before, pgs_before, timeout_s=60.0) -> None:
+def _reap(actors_before, pgs_before, timeout_s=180.0) -> None:
     """Kill every actor and remove every placement group created since the snapshot, and wait.
 
     Ray has no public kill-by-id. Actors the driver owns are killed through its core worker; those

@@ -113,7 +113,7 @@ def python_m_of_an_old_path_runs_its_main():
             [sys.executable, "-m", "standin_old.entry"],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=300,  # a fresh interpreter, seconds; minutes on a loaded machine
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths)), "VERL_COMPAT_DISABLE": "1"},
         )
     assert result.returncode == 0 and result.stdout == "main of standin_new.sub\n", result

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from paths import TESTS
-from pyrun import USER_SHELL, clean_env, last_json, run_argv, run_python
+from pyrun import USER_SHELL, clean_env, last_json, ray_start, run_argv, run_python
 from venvs import SHIM, farm
 
 REACH_LAUNCHER = TESTS / "reach" / "reach_launcher.py"
@@ -64,10 +64,20 @@ def ray_start_cluster(root: Path):
     # Linked copies of this test venv; neither has verl-compat's .pth: nothing auto-loads there.
     cluster_python = farm(root / "cluster-venv", leave_out=NOT_IN_CLUSTER + SHIM)
     launcher_python = farm(root / "launcher-venv", leave_out=SHIM)
+    head, address, temp_dir = ray_start(lambda: _start_head(cluster_python, root), "ray start --head")
+    try:
+        yield address, launcher_python
+    finally:
+        _stop_head(head, temp_dir)
+
+
+def _start_head(python, root: Path) -> tuple:
+    """``ray start --head --block`` on free ports and a temp dir of its own, waited for until a driver
+    can connect: ``(process, address, temp dir)``. What a failed start leaves is stopped."""
     temp_dir = tempfile.mkdtemp(prefix="vcr-")  # short: Ray's socket paths must fit in 107 bytes
     port, client, dashboard, agent, agent_grpc, metrics = _free_ports(6)
     command = [
-        str(cluster_python),
+        str(python),
         "-m",
         "ray.scripts.scripts",
         "start",
@@ -93,28 +103,36 @@ def ray_start_cluster(root: Path):
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        address = f"127.0.0.1:{port}"
-        try:
-            _wait_for(cluster_python, address, root, head, root / "ray-start.log")
-            yield address, launcher_python
-        finally:
-            # SIGTERM, then SIGKILL: Ray's graceful shutdown of the group takes ~30 s and proves nothing here.
-            os.killpg(head.pid, signal.SIGTERM)
-            try:
-                head.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(head.pid, signal.SIGKILL)
-                head.wait(timeout=60)
-            shutil.rmtree(temp_dir, ignore_errors=True)
+    address = f"127.0.0.1:{port}"
+    try:
+        _wait_for(python, address, root, head, root / "ray-start.log")
+    except BaseException:
+        _stop_head(head, temp_dir)
+        raise
+    return head, address, temp_dir
 
 
-def _wait_for(python, address, cwd, head, log, timeout_s=180):
+def _stop_head(head, temp_dir: str) -> None:
+    # SIGTERM, then SIGKILL: Ray's graceful shutdown of the group takes ~30 s and proves nothing here.
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(head.pid, signal.SIGTERM)
+    try:
+        head.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(head.pid, signal.SIGKILL)
+        head.wait(timeout=60)
+    shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _wait_for(python, address, cwd, head, log, timeout_s=300):
+    """Until a driver connects to ``address``: a minute on a quiet machine at worst, several on a
+    loaded one."""
     probe = f"import ray; ray.init(address={address!r}, log_to_driver=False); ray.shutdown()"
     deadline = time.monotonic() + timeout_s
     while True:
-        if head.poll() is not None:
+        if head.poll() is not None:  # its log names RAY_STARTUP_TIMEOUT where the node timed out
             raise RuntimeError(f"ray start exited: {log.read_text()[-4000:]}")
-        probed = run_python(probe, python=python, cwd=cwd, drop=USER_SHELL, timeout=120, check=False)
+        probed = run_python(probe, python=python, cwd=cwd, drop=USER_SHELL, check=False)
         if probed.returncode == 0:
             return
         if time.monotonic() > deadline:

@@ -25,7 +25,8 @@ def importlib_overrides(module, name):
 
 def step_batch(tokenizer, n=2, prompts=3):
     """A step batch as the trainer holds it: ``prompts`` prompts, ``n`` responses each (uid groups),
-    right answers for even rows, wrong ones for odd rows."""
+    right answers for even rows, wrong ones for odd rows, the chat of each prompt in ``raw_prompt``
+    (which verl's reward loop reads; ``benchmarks/old_rewards_cost.py`` scores this batch too)."""
     rows, p_len, r_len = [], 8, 8
     for p in range(prompts):
         for k in range(n):
@@ -51,5 +52,6 @@ def step_batch(tokenizer, n=2, prompts=3):
             "reward_model": np.array([{"ground_truth": t, "style": "rule"} for *_, t, _ in rows], dtype=object),
             "extra_info": np.array([{"index": i} for i in range(len(rows))], dtype=object),
             "uid": np.array([u for *_, u in rows], dtype=object),
+            "raw_prompt": np.array([[{"role": "user", "content": r[0]}] for r in rows], dtype=object),
         },
     )

@@ -64,8 +64,9 @@ except ImportError:  # 0.6.x keeps it with the trainer
 
 CALL_LOG_ENV = "VERL_COMPAT_TEST_CALL_LOG"
 ROLLOUT_NAME = "cpu_stub"
-RAY_GET_TIMEOUT_S = 120  # a stand-in's own wait on another actor: seconds of work, minutes at worst
-PLACEMENT_TIMEOUT_S = 120  # a worker group's placement groups: placed in seconds when the CPUs are free
+# Waits sized for a loaded machine (load 8 on 2 cores: every process several times slower).
+RAY_GET_TIMEOUT_S = 300  # a stand-in's own wait on another actor: seconds of work, minutes at worst
+PLACEMENT_TIMEOUT_S = 300  # a worker group's placement groups: placed in seconds when the CPUs are free
 
 
 # ----------------------------------------------------------------------------------- call log

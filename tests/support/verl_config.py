@@ -16,14 +16,19 @@ def verl_compose(overrides=(), name="ppo_trainer", config_dir=None):
         return compose(config_name=name, overrides=list(overrides))
 
 
-def _paths(node, prefix: str, out: dict) -> None:
+def node_paths(node, prefix: str = "", out: dict | None = None) -> dict:
+    """Every node path of a config as plain containers (``OmegaConf.to_container``) to its value,
+    each dict's own path included: ``{"a": {"b": 1}}`` gives ``{"a": {"b": 1}, "a.b": 1}``. Also
+    what ``scripts/follow_release.py`` and ``scripts/key_table_coverage.py`` read a config with."""
+    out = {} if out is None else out
     if isinstance(node, dict):
         if prefix:
             out[prefix] = node
         for key, value in node.items():
-            _paths(value, f"{prefix}.{key}" if prefix else str(key), out)
+            node_paths(value, f"{prefix}.{key}" if prefix else str(key), out)
     else:
         out[prefix] = node
+    return out
 
 
 @functools.cache
@@ -42,7 +47,7 @@ def release_paths() -> dict:
     variants += [("ppo_trainer", [f"model_engine={engine}"]) for engine in engines]
     out: dict = {}
     for name, overrides in variants:
-        _paths(OmegaConf.to_container(verl_compose(overrides, name), resolve=False), "", out)
+        node_paths(OmegaConf.to_container(verl_compose(overrides, name), resolve=False), "", out)
     return out
 
 

@@ -138,6 +138,12 @@ class _Index:
     subtrees: tuple[str, ...]  # subtree paths, each with its trailing dot
     paths: frozenset[str]  # every proper prefix of a key or a subtree path: mappings on the way to one
 
+    def reads(self, key: str) -> bool:
+        return key in self.keys or f"{key}.".startswith(self.subtrees)
+
+    def on_path(self, key: str) -> bool:
+        return key in self.paths or f"{key}.".startswith(self.subtrees)
+
 
 @functools.cache
 def _index(chosen: tuple[Rule, ...]) -> _Index:
@@ -160,15 +166,19 @@ def keys() -> frozenset[str]:
 def reads(key: str, rule=None) -> bool:
     """Whether ``rule`` (every rule of the pass) reads ``key``: one of its keys, a subtree's path or
     a key under one."""
-    index = _index((rule,) if rule is not None else active())
-    return key in index.keys or f"{key}.".startswith(index.subtrees)
+    return _index((rule,) if rule is not None else active()).reads(key)
 
 
 def on_path(key: str) -> bool:
     """Whether a mapping at ``key`` can hold a key the pass's rules read (an engine descends into
     it): it is on the way to one, or a subtree's path or under one."""
-    index = _index(active())
-    return key in index.paths or f"{key}.".startswith(index.subtrees)
+    return _index(active()).on_path(key)
+
+
+def index():
+    """:func:`reads` and :func:`on_path` of the pass as methods of one object, for an engine that
+    asks them of every entry of a document."""
+    return _index(active())
 
 
 def needles() -> tuple[str, ...]:

@@ -11,7 +11,9 @@ alone where libyaml is missing, cannot take the text (bytes that are not UTF-8) 
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +47,7 @@ def _read(text: str) -> tuple[dict[str, rulebook.Found], dict[str, Node], Parent
     found, mappings, parents = {}, {"": root}, {}
     if root is None or root.id != "mapping":
         return found, mappings, parents
+    reads, on_path = rulebook.index().reads, rulebook.index().on_path
 
     def walk(mapping, prefix):
         for key_node, value_node in mapping.value:
@@ -52,33 +55,42 @@ def _read(text: str) -> tuple[dict[str, rulebook.Found], dict[str, Node], Parent
                 continue
             key = prefix + str(key_node.value)
             where = prefix[:-1]
-            if key_node.value == "<<" and (rulebook.on_path(where) or rulebook.reads(where)):
+            if key_node.value == "<<" and (on_path(where) or reads(where)):
                 raise Refusal(
                     [key_node.start_mark.line + 1],
                     f"a merge key (<<) in {where or 'the document'}, where migrate reads keys: migrate it by hand",
                 )
-            if value_node.id == "mapping" and rulebook.on_path(key):
+            if value_node.id == "mapping" and on_path(key):
                 mappings[key] = value_node
                 parents[key] = (key_node, value_node, mapping)
                 walk(value_node, key + ".")
-            elif rulebook.reads(key):
+            elif reads(key):
                 value = construct(value_node)
                 line = key_node.start_mark.line + 1
                 rulebook.add(found, key, value, "${" not in str(value), line, (key_node, value_node, mapping))
-            elif rulebook.on_path(key):
+            elif on_path(key):
                 mappings[key] = value_node
 
     walk(root, "")
     return found, mappings, parents
 
 
+# The last document composed, by thread: migrate runs one pass per rule on the same text, and a
+# pass that changes nothing hands the next the very text it parsed (one parse per file).
+_last = threading.local()
+
+
 def _compose(text: str) -> tuple[object, Callable[[object], object]]:
     """The document's root node and a function that reads a node's value (YAML 1.1, as OmegaConf)."""
-    from ruamel.yaml import YAML
+    if getattr(_last, "text", None) != text:
+        _last.text, _last.composed = text, _compose_anew(text)
+    return _last.composed
+
+
+def _compose_anew(text: str) -> tuple[object, Callable[[object], object]]:
     from ruamel.yaml.error import YAMLError
 
-    ruamel = YAML(typ="safe", pure=True)
-    ruamel.version = (1, 1)  # OmegaConf reads YAML 1.1 (yes/no are booleans)
+    ruamel = _ruamel()
     root = _compose_in_c(text)
     if root is None:
         try:
@@ -86,7 +98,16 @@ def _compose(text: str) -> tuple[object, Callable[[object], object]]:
         except YAMLError as error:
             raise Unreadable(" ".join(str(error).split())) from None
         return root, lambda node: _construct(ruamel, node)
-    return root, lambda node: _construct(ruamel, _as_ruamel(text, node, ruamel.resolver, {}))
+    return root, lambda node: _read_value(text, node)
+
+
+@functools.cache
+def _ruamel():
+    from ruamel.yaml import YAML
+
+    ruamel = YAML(typ="safe", pure=True)
+    ruamel.version = (1, 1)  # OmegaConf reads YAML 1.1 (yes/no are booleans)
+    return ruamel
 
 
 def _compose_in_c(text: str):
@@ -95,13 +116,57 @@ def _compose_in_c(text: str):
     try:
         import yaml
 
-        loader, source = yaml.CSafeLoader, text.encode("utf-8")
+        loader, source = _unresolving_loader(), text.encode("utf-8")
     except (ImportError, AttributeError, UnicodeEncodeError):
         return None
     try:
         return yaml.compose(source, Loader=loader)
     except yaml.YAMLError:
         return None
+
+
+_UNRESOLVED = "verl-compat:unresolved"  # a plain scalar's tag until ruamel.yaml resolves it
+
+
+@functools.cache
+def _unresolving_loader():
+    """libyaml's loader without PyYAML's resolver for plain scalars: their tags follow ruamel.yaml's
+    YAML 1.1 rules (``_read_value``), only for the values the rules read, once each."""
+    import yaml
+
+    class Loader(yaml.CSafeLoader):
+        def resolve(self, kind, value, implicit):
+            if kind is yaml.ScalarNode and implicit[0]:
+                return _UNRESOLVED
+            return super().resolve(kind, value, implicit)
+
+    return Loader
+
+
+def _read_value(text: str, node):
+    """A libyaml node's value as ruamel.yaml reads it; a scalar's from the values already read."""
+    if node.id != "scalar":
+        return _construct(_ruamel(), _as_ruamel(text, node, _ruamel().resolver, {}))
+    tag = node.tag if node.style or _tagged(text, node) else _UNRESOLVED
+    return _scalar(tag, node.value, node.style or None, node.start_mark, node.end_mark)
+
+
+def _scalar(tag: str, value: str, style, start_mark, end_mark):
+    key = (tag, value, style)
+    if key not in _scalars:
+        from ruamel.yaml import nodes
+
+        resolved = _ruamel().resolver.resolve(nodes.ScalarNode, value, (True, False)) if tag == _UNRESOLVED else tag
+        read = _construct(
+            _ruamel(), nodes.ScalarNode(resolved, value, style=style, start_mark=start_mark, end_mark=end_mark)
+        )
+        if not isinstance(read, (str, int, float, bool, type(None))):  # kept only where nothing can change it
+            return read
+        _scalars[key] = read
+    return _scalars[key]
+
+
+_scalars: dict[tuple[str, str, object], object] = {}  # (tag, text, style) -> the scalar's value
 
 
 def _construct(ruamel, node):

@@ -97,14 +97,16 @@ def test_compute_reward_gives_the_old_return_shapes_on_the_whole_batch(shim):
 def test_compute_reward_async_runs_in_a_ray_worker_and_needs_a_reward_fn(shim):
     import harness
     import ray
+    from standins import RAY_GET_TIMEOUT_S
     from verl.trainer.ppo.ray_trainer import compute_reward_async
 
     harness.ray_session()
     # This test module is not importable in Ray's workers: its reward class travels by value.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     data = batch([1.0, 3.0])
-    reward_tensor, extra = ray.get(compute_reward_async.remote(data=data, reward_fn=GroupMeanReward()), timeout=120)
+    reward = compute_reward_async.remote(data=data, reward_fn=GroupMeanReward())
+    reward_tensor, extra = ray.get(reward, timeout=RAY_GET_TIMEOUT_S)
     assert torch.equal(reward_tensor, torch.tensor([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0]]))
     assert extra == {"raw": [1.0, 3.0]}
     with pytest.raises(ray.exceptions.RayTaskError, match="Pass the reward manager you built"):
-        ray.get(compute_reward_async.remote(data=data, config={}, tokenizer=None), timeout=120)
+        ray.get(compute_reward_async.remote(data=data, config={}, tokenizer=None), timeout=RAY_GET_TIMEOUT_S)

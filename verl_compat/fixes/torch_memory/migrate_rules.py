@@ -40,7 +40,11 @@ class TorchMemoryToDistProfiler(Rule):
     # ``tool: torch_memory``, quoted, tagged or anchored, block or flow style, or ``tool: *alias`` (its
     # anchor may be torch_memory). verl's generated configs name torch_memory only as a key of their
     # tool configs, so they never match.
-    yaml_setting = re.compile(r"""\btool["']?[ \t]*:[ \t]*(?:(?:!!str[ \t]+)?(?:&\S+[ \t]+)?["']?torch_memory\b|\*)""")
+    # ``\btool`` as ``tool(?<=\btool)``: a pattern that starts with a literal is searched for it first
+    # (a 35 KB generated config: 0.05 ms instead of 1.3 ms); the same matches.
+    yaml_setting = re.compile(
+        r"""tool(?<=\btool)["']?[ \t]*:[ \t]*(?:(?:!!str[ \t]+)?(?:&\S+[ \t]+)?["']?torch_memory\b|\*)"""
+    )
     text_setting = re.compile(r"profiler\.tool[\"']?\s*[=:]\s*[\"']?torch_memory\b")
     defaults = SCHEMA_DEFAULTS
 

@@ -97,6 +97,12 @@ def prefixes(python: str) -> set:
     return {out, os.path.realpath(out), str(Path(python).parent.parent)}
 
 
+def user_environment() -> dict:
+    """This process's environment as a user's shell has it: without the suite's declaration that its
+    launches are written for the release under test (tests/conftest.py), which the docs' users lack."""
+    return {key: value for key, value in os.environ.items() if key != "VERL_COMPAT_LAUNCH_RELEASE"}
+
+
 def doctor_output(block: Block, python: str) -> str:
     """``$ verl-compat doctor …``, its report (stdout) and its one-line reason (stderr's last line).
     verl's own import chatter on stderr is left out: it differs from machine to machine."""
@@ -106,7 +112,7 @@ def doctor_output(block: Block, python: str) -> str:
         text=True,
         timeout=TIMEOUT_S,
         cwd=tempfile.gettempdir(),
-        env={**os.environ, "COLUMNS": "100"},  # argparse wraps --help to the terminal's width
+        env={**user_environment(), "COLUMNS": "100"},  # argparse wraps --help to the terminal's width
     )
     lines = [f"$ {block.command}", proc.stdout.rstrip("\n")]
     reason = [line for line in proc.stderr.splitlines() if line.startswith("verl-compat doctor: ")]
@@ -120,7 +126,7 @@ def doctor_output(block: Block, python: str) -> str:
 def demo_output(python: str, script: str = "legacy_config_demo.py") -> str:
     """What ``scripts/demo.sh`` shows of ``examples/<script>`` for one release: the console, stdout
     and stderr together."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests" / "support")}
+    env = {**user_environment(), "PYTHONPATH": str(ROOT / "tests" / "support")}
     proc = subprocess.run(
         [python, str(ROOT / "examples" / script)],
         stdout=subprocess.PIPE,

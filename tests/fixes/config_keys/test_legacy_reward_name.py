@@ -5,6 +5,7 @@ themselves (``migrate_legacy_reward_impl`` in ``main_ppo``) from a block whose n
 through the old default set at composition. verl's own migration and ``get_custom_reward_fn`` run on
 the composed config (no Ray)."""
 
+import sys
 import textwrap
 
 import pytest
@@ -19,7 +20,10 @@ NAME = legacy_defaults.NAME_KEY
 
 
 @pytest.fixture
-def reward_file(tmp_path):
+def reward_file(tmp_path, monkeypatch):
+    # verl 0.6.1's get_custom_reward_fn reuses any file already imported as "custom_module" (another
+    # test's in this process): this test's file must be the one it loads.
+    monkeypatch.delitem(sys.modules, "custom_module", raising=False)
     path = tmp_path / "my_reward.py"
     path.write_text(
         textwrap.dedent(

@@ -18,10 +18,11 @@ pytestmark = pytest.mark.once
 
 LAUNCHES = [json.loads(line) for line in (Path(__file__).parent / "verl_own_launches.jsonl").read_text().splitlines()]
 
-# tag, script -> the rows that apply: semantic-drift.md rows 1 (token-mean), 3 (mini-batch order,
-# <=0.6.0), 5 (critic, GAE), 6 (seed, <=0.6.0), 7 (epochs >= 2, <=0.6.1), 17 (validation grouping,
-# <=0.5.0); v1-vs-legacy.md (the trainer, <=0.8.0). Each script sets total_epochs > 1. Rows 1 and 5
-# are patched (their switch "set") where the launch has fixed micro-batches on FSDP, as these do.
+# tag, script -> the rows that apply, by verl's changes: token-mean (verl#6067), mini-batch order
+# (<=0.6.0, verl#3605), the critic (GAE, verl#6067), the seed (<=0.6.0, verl#3815), epochs >= 2
+# (<=0.6.1, verl#4156), validation grouping (<=0.5.0, verl#3280); the trainer (<=0.8.0, verl#6823).
+# Each script sets total_epochs > 1. Token-mean and the critic are patched (their switch "set") where
+# the launch has fixed micro-batches on FSDP, as these do.
 EXPECTED = {
     ("v0.4.1", "examples/grpo_trainer/run_qwen2-7b.sh"): {
         "trainer.use_v1": "set",

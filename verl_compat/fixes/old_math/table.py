@@ -1,7 +1,6 @@
 """What an unchanged old launch computes differently on a newer verl, as data: one :class:`Row` per
-change and case, from ``semantic-drift.md``, ``semantic-drift-megatron-multiturn.md`` and
-``v1-vs-legacy.md`` (verl's code read across v0.4.0 … 0.9.1, each change with its release, pull
-request and commit).
+change and case (verl's code read across v0.4.0 … 0.9.1, each change with its release, pull request
+and commit).
 
 A row says, for a launch **written for** a release of ``written_for`` (``"0.4.0..0.6.0"``), run on
 a verl that has reached ``since`` (the first release that computes it differently), when the change
@@ -115,7 +114,8 @@ def _trainer_change(evidence: str, since: str, note: str, *entries: _Entry) -> t
     return _rows(evidence, since, note, "trainer", entries)
 
 
-# Keys only the V1 trainer reads (v1-vs-legacy.md row 15, §3): a launch that sets one was written for V1.
+# Keys only the V1 trainer reads (0.9.1 trainer/ppo/v1/trainer_base.py; the legacy ray_trainer.py
+# reads none of them): a launch that sets one was written for V1.
 V1_ONLY = ("transfer_queue", "trainer.v1", "skip.rollout_tq", "trainer.checkpoint_callback_class")
 _LEGACY_TRAINER: tuple[Cond, ...] = (
     ("trainer.use_v1", "==", True),

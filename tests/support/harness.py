@@ -399,6 +399,20 @@ def _fit_run(config: DictConfig):
         result.calls = _read_calls(calls_dir)
 
 
+class Built(Exception):
+    """What :func:`build_only` raises: the trainer verl built (its ``__init__`` ran, and each fix's
+    config step with it); no worker was started."""
+
+    def __init__(self, trainer):
+        super().__init__("built")
+        self.trainer = trainer
+
+
+def build_only(*args, **kwargs):
+    """A ``trainer_cls`` for :func:`run_fit` that builds verl's ``RayPPOTrainer`` and stops there."""
+    raise Built(RayPPOTrainer(*args, **kwargs))
+
+
 def run_fit(
     config: DictConfig, actor="engine", trainer_cls=None, reward_fns=None, reward_model_worker=None
 ) -> FitResult:

@@ -14,7 +14,7 @@ import logging
 import numpy as np
 import pytest
 import torch
-from harness import compose_config, run_fit, tiny_model_dir
+from harness import Built, build_only, compose_config, run_fit, tiny_model_dir
 from old_reward_batches import config_for, importlib_overrides, step_batch
 from old_reward_managers import user_reward_fn
 from verl.utils import hf_tokenizer
@@ -217,21 +217,9 @@ def test_the_default_reward_fn_key_stays_native(shim, model):
 # --- old fit() loops --------------------------------------------------------------------------------
 
 
-class _Built(Exception):
-    def __init__(self, trainer):
-        super().__init__("built")
-        self.trainer = trainer
-
-
-def _build_only(*args, **kwargs):
-    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
-
-    raise _Built(RayPPOTrainer(*args, **kwargs))
-
-
 def built(config, **reward_fns):
-    result = run_fit(config, trainer_cls=_build_only, reward_fns=reward_fns)
-    assert isinstance(result.error, _Built), result.error
+    result = run_fit(config, trainer_cls=build_only, reward_fns=reward_fns)
+    assert isinstance(result.error, Built), result.error
     return result.error.trainer
 
 
@@ -285,11 +273,11 @@ def test_filter_groups_in_a_recipes_own_fit_is_its_own(shim, tmp_path):
             raise AssertionError("not run")
 
     def build(*args, **kwargs):
-        raise _Built(RecipeTrainer(*args, **kwargs))
+        raise Built(RecipeTrainer(*args, **kwargs))
 
     config = compose_config(["algorithm.filter_groups.enable=true"], tmp_path)
     result = run_fit(config, trainer_cls=build, reward_fns={"reward_fn": user_reward_fn})
-    assert isinstance(result.error, _Built)
+    assert isinstance(result.error, Built)
 
 
 @pytest.mark.shim_errors("old_rewards")

@@ -8,7 +8,7 @@ reward than the samples.
 """
 
 import pytest
-from harness import compose_config, run_fit
+from harness import Built, build_only, compose_config, run_fit
 from old_reward_managers import user_reward_fn
 
 from verl_compat.fixes.old_rewards import OldRewardManagerError
@@ -32,20 +32,7 @@ def test_without_remax_the_same_reward_fn_is_kept(shim, tmp_path):
     from verl_compat.fixes.old_rewards import trainer_args
 
     config = compose_config([], tmp_path)
-    result = run_fit(config, trainer_cls=_build_only, reward_fns={"reward_fn": user_reward_fn})
-    assert isinstance(result.error, _Built)
+    result = run_fit(config, trainer_cls=build_only, reward_fns={"reward_fn": user_reward_fn})
+    assert isinstance(result.error, Built)
     assert isinstance(result.error.trainer, RayPPOTrainer)
     assert trainer_args.kept(result.error.trainer) == {"reward_fn": user_reward_fn}
-
-
-class _Built(Exception):
-    def __init__(self, trainer):
-        super().__init__("built")
-        self.trainer = trainer
-
-
-def _build_only(*args, **kwargs):
-    """Build verl's trainer (its __init__ and the fix's config step), then stop before workers."""
-    from verl.trainer.ppo.ray_trainer import RayPPOTrainer
-
-    raise _Built(RayPPOTrainer(*args, **kwargs))

@@ -65,10 +65,21 @@ def ray_start(start, what: str):
         ) from error
 
 
+# The suite's declaration that its launches are written for the release under test (set by
+# tests/conftest.py, cleared by tests/fixes/old_math): a child keeps it whatever ``drop`` says, as a
+# user's pinned image keeps it in every process; ``env={LAUNCH_DECLARATION: None}`` removes it.
+LAUNCH_DECLARATION = "VERL_COMPAT_LAUNCH_RELEASE"
+
+
 def environment(env: dict | None = None, drop: tuple = ()) -> dict:
-    """This process's environment without the variables whose names start with one of ``drop``,
-    plus the suite's ``RAY_SETTINGS``, then ``env`` on top (a value of None removes the variable)."""
-    merged = {name: value for name, value in os.environ.items() if not name.startswith(tuple(drop))}
+    """This process's environment without the variables whose names start with one of ``drop``
+    (``LAUNCH_DECLARATION`` kept), plus the suite's ``RAY_SETTINGS``, then ``env`` on top (a value
+    of None removes the variable)."""
+    merged = {
+        name: value
+        for name, value in os.environ.items()
+        if name == LAUNCH_DECLARATION or not name.startswith(tuple(drop))
+    }
     merged.update(RAY_SETTINGS)
     for name, value in (env or {}).items():
         if value is None:

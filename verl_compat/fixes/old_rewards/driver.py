@@ -72,7 +72,7 @@ class Scorer:
 _lock = threading.Lock()
 _current: Scorer | None = None  # the scorer of the trainer built last in this process
 _by_loop_manager: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_local = threading.local()  # .validating: inside a trainer's _validate on this thread
+_local = threading.local()  # .validating: inside a trainer's _validate; .extracting: inside extract_reward
 _columns: dict[str, dict[str, Any]] = {}  # uid -> the dataset columns _get_gen_batch took off its row
 _steps_started = 0  # training steps of the current scorer whose batch _get_gen_batch split
 
@@ -239,7 +239,11 @@ def score_batch(scorer: Scorer, batch) -> None:
 
 def extract_reward(wrapped, instance, args, kwargs):
     """``extract_reward(batch)`` (``verl.trainer.ppo.reward`` and each trainer module's name for it):
-    the old manager scores the batch first."""
+    the old manager scores the batch first. Once per call: a module's name for it can hold a
+    wrapper that wraps another (a module that imported the wrapped function, its wrapper left in
+    place by ``deactivate`` and wrapped again by the next ``activate``); the inner one passes through."""
+    if getattr(_local, "extracting", False):
+        return wrapped(*args, **kwargs)
     scorer = None
     batch = args[0] if args else kwargs.get("batch")
     with registry.guard(NAME, "extract_reward"):
@@ -248,7 +252,11 @@ def extract_reward(wrapped, instance, args, kwargs):
             scorer = None  # compute_rm_score already scored this batch with the old manager
     if scorer is not None:
         score_batch(scorer, batch)
-    return wrapped(*args, **kwargs)
+    _local.extracting = True
+    try:
+        return wrapped(*args, **kwargs)
+    finally:
+        _local.extracting = False
 
 
 def validating(wrapped, instance, args, kwargs):

@@ -213,7 +213,7 @@ def test_new_style_config_is_left_alone(shim_warnings, tmp_path):
 # ----------------------------------------------------------------------------------- fail open
 
 
-@pytest.mark.sides  # the guard is the same code on every release
+@pytest.mark.once  # the guard is the same code on every release
 @pytest.mark.shim_errors("torch_memory:after _stop_profiling")
 def test_fault_in_shim_logic_is_logged_once_and_the_run_completes(shim, tmp_path, monkeypatch, caplog):
     def broken(trainer):
@@ -242,7 +242,7 @@ FAULTS = {
 }
 
 
-@pytest.mark.sides
+@pytest.mark.once  # the guard is the same code on every release
 @pytest.mark.shim_errors("torch_memory")
 @pytest.mark.parametrize("where", FAULTS)
 def test_fault_in_each_wrapper_is_logged_once_and_the_run_completes(where, shim, tmp_path, monkeypatch, caplog):

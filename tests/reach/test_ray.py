@@ -4,14 +4,16 @@ Each scenario is a user's launcher in its own interpreter (``reach_launcher.py``
 ``run_ppo`` with a TaskRunner subclass mapping the roles to the CPU stand-ins, 3 steps, the legacy
 ``actor_rollout_ref.actor.profiler.tool=torch_memory`` key only, and Ray started by ``run_ppo``.
 
-- Auto-load: verl-compat installed in the environment (this test venv), the launcher imports
-  nothing from it, Ray local. Baseline: ``VERL_COMPAT_DISABLE=1`` exported to the workers.
-- PYTHONPATH only (on both sides of verl #6198, ``sides``: what carries verl-compat is Ray's
-  ``runtime_env``, tested per release by ``tests/fixes/propagation``): verl-compat importable in
-  the launcher only through ``PYTHONPATH`` (no ``.pth``),
-  ``import verl_compat`` at the script's top, against a cluster started beforehand with
-  ``ray start --head`` in its own environment, which has neither verl-compat nor wrapt. Works with
-  propagation; does not with propagation off (so propagation is what carried it); and when
+- Auto-load (on both sides of verl #6198, ``sides``: 0.7.1's ``run_ppo`` and the newest's): verl-compat
+  installed in the environment (this test venv), the launcher imports nothing from it, Ray local.
+  Baseline: ``VERL_COMPAT_DISABLE=1`` exported to the workers. What the trainer does with the key
+  on each release, baseline and fixed, is ``tests/fits/test_torch_memory.py``'s, in every release.
+- PYTHONPATH only (``once``: what carries verl-compat here is Ray's ``runtime_env``, the same Ray
+  2.60 and the same propagation code in every environment; tested per release by
+  ``tests/fixes/propagation``): verl-compat importable in the launcher only through ``PYTHONPATH``
+  (no ``.pth``), ``import verl_compat`` at the script's top, against a cluster started beforehand
+  with ``ray start --head`` in its own environment, which has neither verl-compat nor wrapt. Works
+  with propagation; does not with propagation off (so propagation is what carried it); and when
   verl-compat cannot be shipped the run is exactly the baseline: no worker dies on ``import verl``.
 
 Expected outcomes come from the installed verl, not its version string: where ``fit()`` still makes
@@ -51,11 +53,13 @@ def assert_baseline(report):
 # --- auto-load ---------------------------------------------------------------------------------
 
 
+@pytest.mark.sides
 def test_auto_load_reaches_the_task_runner(tmp_path):
     report, output = launch(sys.executable, tmp_path)
     assert_fixed(report, output)
 
 
+@pytest.mark.sides
 def test_auto_load_baseline_without_the_shim(tmp_path):
     report, _ = launch(sys.executable, tmp_path, VERL_COMPAT_DISABLE="1")
     assert_baseline(report)
@@ -74,7 +78,7 @@ def pythonpath_only(**extra) -> dict:
     return {"PYTHONPATH": str(REPO), **extra}
 
 
-@pytest.mark.sides
+@pytest.mark.once
 def test_pythonpath_only_launcher_carries_the_shim_to_a_ray_start_cluster(cluster, tmp_path):
     address, python = cluster
     report, output = launch(python, tmp_path, "--import-shim", "--address", address, **pythonpath_only())
@@ -82,7 +86,7 @@ def test_pythonpath_only_launcher_carries_the_shim_to_a_ray_start_cluster(cluste
     assert_fixed(report, output)
 
 
-@pytest.mark.sides
+@pytest.mark.once
 def test_with_propagation_off_the_cluster_runs_without_the_shim(cluster, tmp_path):
     address, python = cluster
     env = pythonpath_only(VERL_COMPAT_DISABLED_FIXES="propagation")
@@ -91,7 +95,7 @@ def test_with_propagation_off_the_cluster_runs_without_the_shim(cluster, tmp_pat
     assert_baseline(report)
 
 
-@pytest.mark.sides
+@pytest.mark.once
 def test_unshippable_runs_exactly_as_without_the_shim(cluster, tmp_path):
     address, python = cluster
     flags = ("--import-shim", "--unshippable", "--address", address)

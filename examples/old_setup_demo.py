@@ -7,7 +7,9 @@ Everything is verl's real code path: ``python -m verl.trainer.main_ppo … --cfg
 launch with Hydra and prints it instead of training, so no GPU is needed.
 """
 
+import itertools
 import json
+import linecache
 import os
 import re
 import subprocess
@@ -39,9 +41,22 @@ def first_error_line(output: str) -> str:
 
 
 def warnings_of(stderr: str) -> list:
-    """The text of each VerlCompatDeprecationWarning in a process's stderr."""
+    """The text of each VerlCompatDeprecationWarning in a process's stderr, each line of it: Python
+    prints ``file:line: Category: message`` and then the source line that warned, indented like
+    the message's own further lines, so that line is told apart by reading it from its file."""
     marker = "VerlCompatDeprecationWarning: "
-    return [line.split(marker, 1)[1] for line in stderr.splitlines() if marker in line]
+    lines, found = stderr.splitlines(), []
+    for index, line in enumerate(lines):
+        if marker not in line:
+            continue
+        where, _, text = line.partition(marker)
+        path, _, number = where.rstrip(": ").rpartition(":")
+        source = linecache.getline(path, int(number)).strip() if number.isdigit() else ""
+        more = list(itertools.takewhile(lambda ln: ln.startswith(" "), lines[index + 1 :]))
+        if more and source and more[-1].strip() == source:
+            more.pop()
+        found.append("\n".join([text, *more]))
+    return found
 
 
 def old_launch() -> None:
@@ -58,7 +73,7 @@ def old_launch() -> None:
     print(f"--- with verl-compat, VERL_COMPAT_LAUNCH_RELEASE={release}")
     print(f"exit {shimmed.returncode}: the config composes; {len(said)} warnings, one per old key or change:")
     for text in said:
-        print(f"  {text}")
+        print("\n".join(f"  {line}" for line in text.splitlines()))
 
 
 def old_imports() -> None:

@@ -54,8 +54,14 @@ def math_warning(decision: Decision) -> str | None:
         done = [o for o in rows if o.action == "set"]
         rest = [o for o in rows if o.action != "set"]
         text = f"verl-compat: this launch was written for verl {launch.said()}; this verl computes differently:"
-        if done:
-            text += "\n  restored at composition:" + "".join(f"\n    {line(o)}" for o in done)
+        restored = [o for o in done if o.row.fate != "patched"]
+        patched = [o for o in done if o.row.fate == "patched"]
+        if restored:
+            text += "\n  restored at composition:" + "".join(f"\n    {line(o)}" for o in restored)
+        if patched:
+            text += "\n  patched (its switch set at composition; the patch acts in the workers):" + "".join(
+                f"\n    {line(o)}" for o in patched
+            )
         if rest:
             text += "\n  not restored (no key does it):" + "".join(f"\n    {line(o)}" for o in rest)
         text += (

@@ -86,3 +86,17 @@ def test_doctor_on_an_undeclared_launch_gives_the_range(shim, capsys):
     found = report["config"]["fixes"]["old_math"]
     assert found["release"]["source"] == "inferred from the keys it sets"
     assert len(found["release"]["written_for"]) > 1
+
+
+def test_doctor_infers_the_release_of_a_config_file_with_a_defaults_list(shim, capsys):
+    """A file with its own defaults list (verl's own ``ppo_megatron_trainer.yaml`` here, as a recipe's
+    config) is composed with Hydra's search path among the overrides: Hydra's setting, no release's
+    key, so it does not keep the launch from being placed among the releases it composes on."""
+    from verl_compat import probes
+
+    megatron = probes.verl_config_dir() / "ppo_megatron_trainer.yaml"
+    _, report = doctor_json("--config", str(megatron), "algorithm.adv_estimator=grpo", capsys=capsys)
+    found = report["config"]["fixes"]["old_math"]
+    assert found["release"]["source"] == "inferred from the keys it sets"
+    assert len(found["release"]["written_for"]) > 1
+    assert found["trainer"]["trainer"] == "legacy"

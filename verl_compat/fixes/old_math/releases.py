@@ -79,8 +79,8 @@ def installed(config_name: str, composed_keys: Iterable[str]) -> str:
 def composes_on(override: str, config_name: str, release: str) -> bool:
     """Whether one override line composes as written on ``release``'s schema."""
     key, prefix = parse_key(override)
-    if not key or prefix == "++":
-        return True
+    if not key or prefix == "++" or key == "hydra" or key.startswith("hydra."):
+        return True  # Hydra's own settings (doctor's search path for a config file) are no release's keys
     config, index = _config(config_name), releases().index(release)
     has = _has(config, key, index)
     return not has if prefix == "+" else has

@@ -14,10 +14,11 @@ stop is recorded, not raised):
 - **declared**: ``verl_compat.launch_release=<its tag>``; every row that applies, by what was done
   (``set``: its keys set, or the patch's switch; ``kept``: the launch sets those keys itself;
   ``stops``; ``named``);
-- **undeclared**: as a user launches it; the release range inferred from the keys it sets, and the
-  rows that hold for every release in it (``holds``).
+- **undeclared**: as a user launches it (``VERL_COMPAT_LAUNCH_RELEASE`` is cleared for the run); the
+  release range inferred from the keys it sets, and the rows that apply to every release in it (the
+  trainer's ``set``, the others ``holds``).
 
-The cost of the one patch in the loss path beside verl's own loss is
+The cost of the loss patch beside verl's own loss is
 ``benchmarks/old_math_loss_cost.py``'s (``--loss-cost`` runs it after the tables).
 """
 
@@ -27,6 +28,7 @@ import argparse
 import collections
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -137,6 +139,7 @@ def main() -> int:
     with open(options.data) as data:
         records = [json.loads(line) for line in data]
     readable_records = [record for record in records if readable(record)]
+    os.environ.pop(releases.DECLARE_ENV, None)  # each launch declared by its own override, or not at all
     warnings.simplefilter("ignore")  # the compositions' deprecation warnings: one per key, every launch
     logging.disable(logging.WARNING)
     verl_compat.activate()

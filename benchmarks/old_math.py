@@ -35,14 +35,11 @@ import time
 import warnings
 from pathlib import Path
 
-from verl.trainer import main_ppo
-
 import verl_compat
-from verl_compat import registry
+from verl_compat import probes, registry
 from verl_compat.doctor.config import BadInput, compose
 from verl_compat.fixes.old_math import findings, releases
 
-VERL_CONFIG = Path(main_ppo.__file__).parent / "config"
 OWN_CONFIG_PATHS = (None, "config", "./config")
 
 
@@ -55,12 +52,11 @@ def decision(record: dict, declared: bool):
     overrides = list(record["overrides"])
     if declared:
         overrides.append(f"+{releases.DECLARE_KEY}={record['tag'].lstrip('v')}")
-    config_file = None
+    config_dir = probes.verl_config_dir()
     name = record.get("config_name", "ppo_trainer").removesuffix(".yaml")
-    if name != "ppo_trainer":
-        config_file = str(VERL_CONFIG / f"{name}.yaml")
+    config_file = None if name == "ppo_trainer" else str(config_dir / f"{name}.yaml")
     with registry.looking():
-        config = compose(VERL_CONFIG, overrides, config_file)
+        config = compose(config_dir, overrides, config_file)
     return findings.decision_for(config)
 
 
@@ -74,7 +70,7 @@ def measure(records: list) -> dict:
             try:
                 found = decision(record, mode == "declared")
             except BadInput as error:
-                failed[str(error).split(":", 1)[0]] += 1
+                failed[str(error)] += 1
                 found = None
             row[mode] = (
                 None
@@ -101,7 +97,7 @@ def tables(measured: dict) -> str:
         for name, (fate, action) in found["rows"].items():
             per_row[name][action] += 1
             fates[name] = fate
-    holds = collections.Counter(name for found in undeclared for name in found["rows"])
+    applies_undeclared = collections.Counter(name for found in undeclared for name in found["rows"])
     hit = sum(bool(found["rows"]) for found in declared)
     actions = ("set", "kept", "stops", "named")
     lines = [
@@ -114,7 +110,7 @@ def tables(measured: dict) -> str:
     ]
     for name in sorted(per_row, key=lambda n: -sum(per_row[n].values())):
         counts = " | ".join(str(per_row[name][action]) for action in actions)
-        lines.append(f"| `{name}` | {fates[name]} | {counts} | {holds[name]} |")
+        lines.append(f"| `{name}` | {fates[name]} | {counts} | {applies_undeclared[name]} |")
     per_fate = collections.Counter()
     for found in declared:
         for fate in {fate for fate, _ in found["rows"].values()}:

@@ -51,19 +51,18 @@ def math_warning(decision: Decision) -> str | None:
         return None
     launch = decision.launch
     if launch.known:
-        done = [o for o in rows if o.action == "set"]
-        rest = [o for o in rows if o.action != "set"]
         text = f"verl-compat: this launch was written for verl {launch.said()}; this verl computes differently:"
-        restored = [o for o in done if o.row.fate != "patched"]
-        patched = [o for o in done if o.row.fate == "patched"]
-        if restored:
-            text += "\n  restored at composition:" + "".join(f"\n    {line(o)}" for o in restored)
-        if patched:
-            text += "\n  patched (its switch set at composition; the patch acts in the workers):" + "".join(
-                f"\n    {line(o)}" for o in patched
-            )
-        if rest:
-            text += "\n  not restored (no key does it):" + "".join(f"\n    {line(o)}" for o in rest)
+        groups = (
+            ("restored at composition", [o for o in rows if o.action == "set" and o.row.fate != "patched"]),
+            (
+                "patched (its switch set at composition; the patch acts in the workers)",
+                [o for o in rows if o.action == "set" and o.row.fate == "patched"],
+            ),
+            ("not restored (no key does it)", [o for o in rows if o.action != "set"]),
+        )
+        for heading, outcomes in groups:
+            if outcomes:
+                text += f"\n  {heading}:" + _listed(outcomes)
         text += (
             f"\n  `verl-compat migrate --release {launch.candidates[0]} <script>` writes the restoring keys; "
             f"declaring the installed release ({DECLARE_ENV}={launch.installed}) leaves the launch as verl composes it."
@@ -72,11 +71,15 @@ def math_warning(decision: Decision) -> str | None:
     return (
         f"verl-compat: this launch may be written for verl {launch.said()}; for every one of them this "
         "verl computes differently:"
-        + "".join(f"\n    {line(o)}" for o in rows)
+        + _listed(rows)
         + f"\n  Declare the release it was written for ({DECLARE_ENV}=0.6.1, or the override "
         f"+{DECLARE_KEY}=0.6.1) and verl-compat restores what keys can restore; declare "
         f"{launch.installed} to keep this verl's behaviour and silence this warning."
     )
+
+
+def _listed(outcomes) -> str:
+    return "".join(f"\n    {line(o)}" for o in outcomes)
 
 
 def stop_message(decision: Decision) -> str:

@@ -90,7 +90,7 @@ def test_migrate_rewrites_a_recipe_yaml_only_where_verl_no_longer_reads_the_keys
 @pytest.mark.once
 def test_migrate_refuses_a_key_this_verl_cannot_honour_and_a_conflict():
     script = "python3 -m verl.trainer.main_ppo reward_model.model.trust_remote_code=True\n"
-    with pytest.raises(migrate.Refused, match=r"reward_model.model.trust_remote_code=true was removed in verl 0.9.0"):
+    with pytest.raises(migrate.Refused, match=r"reward_model.model.trust_remote_code=true is unread since verl 0.9.0"):
         migrate.migrate(script, "shell")
     script = "python3 -m verl.trainer.main_ppo reward_model.reward_manager=dapo reward.reward_manager.name=naive\n"
     with pytest.raises(migrate.Refused, match=r"reward.reward_manager.name=naive differ: keep one"):

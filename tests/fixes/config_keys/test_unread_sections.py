@@ -14,7 +14,7 @@ import runpy
 import pytest
 from paths import REPO
 
-from verl_compat.fixes.config_keys.table import ROWS
+from verl_compat.fixes.config_keys.table import LEGACY_REWARD, ROWS
 
 pytestmark = pytest.mark.once
 
@@ -39,7 +39,9 @@ def test_the_legacy_reward_block_is_read_only_by_the_migration_main_ppo_no_longe
 
 
 def test_every_reader_row_names_a_section_the_scan_finds_unread(scanned):
-    rows = [row for row in ROWS if row.reader is not None]
+    # The section scan sees whole sections moved by a function (the legacy reward block); the rows of
+    # single keys the deleted legacy workers read sit in sections verl reads (actor, critic).
+    rows = [row for row in ROWS if row.reader is LEGACY_REWARD]
     assert rows
     for row in rows:
         section = row.old.split(".")[0]

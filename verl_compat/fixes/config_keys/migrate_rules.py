@@ -34,6 +34,7 @@ class _InstalledKeys:
     paths: frozenset[str]
     free_form: frozenset[str]
     folder: Path
+    declared: dict = dataclasses.field(default_factory=dict)  # a declared-but-unread leaf: verl's own value
 
     def has_key(self, path: str) -> bool:
         return path in self.paths
@@ -66,26 +67,43 @@ def _probe() -> _InstalledKeys | None:
     kept = cache / f"config-keys-{fingerprint.hexdigest()[:24]}.json"
     try:
         known = json.loads(kept.read_text())
-        return _InstalledKeys(frozenset(known["paths"]), frozenset(known["free_form"]), folder)
+        return _InstalledKeys(frozenset(known["paths"]), frozenset(known["free_form"]), folder, known["declared"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
     probe = installed.probe()
     if probe is None:
         return None
-    paths, free_form = set(), set()
+    paths, free_form, declared = set(), set(), {}
     for config in probe.configs:
         _walk_keys(config, "", paths, free_form)
+        declared.update(_declared_unread(config))
     temporary = None
     try:
         cache.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=cache, suffix=".tmp", delete=False) as file:
             temporary = Path(file.name)
-            json.dump({"paths": sorted(paths), "free_form": sorted(free_form)}, file)
+            json.dump({"paths": sorted(paths), "free_form": sorted(free_form), "declared": declared}, file)
         os.replace(temporary, kept)  # whole or not at all: runs in parallel (pre-commit) read it
     except OSError:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
-    return _InstalledKeys(frozenset(paths), frozenset(free_form), folder)
+    return _InstalledKeys(frozenset(paths), frozenset(free_form), folder, declared)
+
+
+def _declared_unread(config) -> dict:
+    """verl's own value of each leaf under a declared-but-unread row (``actor.grad_clip``: 1.0): a
+    file that sets it so asks for nothing (a copy of verl's own full config)."""
+    from omegaconf import DictConfig, OmegaConf
+
+    declared = {}
+    for row in _KEY_ROWS:
+        node = translate.node_at(config, row.old) if row.reader is not None else None
+        if node is None:
+            continue
+        for path, leaf in translate.leaves(node, row.old):
+            if not isinstance(leaf, DictConfig):
+                declared[path] = OmegaConf.to_container(OmegaConf.create({"v": leaf._value()}))["v"]
+    return declared
 
 
 def _walk_keys(node, prefix: str, paths: set[str], free_form: set[str]) -> None:
@@ -141,11 +159,12 @@ class _OldPathInYaml:
             path = f"{stack[-1][1]}.{key}" if stack else key
             unread = path in self._unread or path.startswith(self._unread_below)
             if unread:
-                # Declared but unread (the legacy reward block): verl's own full config lists it at
-                # null, which asks for nothing; only a value set, or a mapping's entries, count.
+                # Declared but unread (the legacy reward block, actor.grad_clip): verl's own full config
+                # lists it at null or at verl's own value, which asks for nothing; only another value
+                # set, or a mapping's entries, count.
                 end = text.find("\n", entry.end())
                 value = text[entry.end() : end if end >= 0 else len(text)].split("#")[0].strip()
-                if value and value not in ("null", "~", "Null", "NULL"):
+                if value and value not in ("null", "~", "Null", "NULL") and not _as_declared(path, value):
                     return entry
                 if not value:
                     stack.append((indent, path))
@@ -269,30 +288,43 @@ def _lacks(key: str, setting, probe) -> bool:
     if key in _GROUPS:
         return setting.known and not probe.has_option(key, str(setting.value))
     row = translate.row_for(key, _KEY_ROWS)
-    return translate.applies(row, probe, ROWS) and not _unset_declared(row, setting)
+    return translate.applies(row, probe, ROWS) and not _unset_declared(row, key, setting, probe)
 
 
-def _unset_declared(row, setting: Setting) -> bool:
+def _unset_declared(row, key: str, setting: Setting, probe) -> bool:
     """A declared-but-unread key left at null (a copy of verl's own config lists the legacy reward
-    block so): it asks for nothing, and stays where it is."""
-    return row.reader is not None and setting.known and setting.value is None
+    block so), at verl's own value or at an inert one: it asks for nothing, and stays where it is."""
+    if row.reader is None or not setting.known:
+        return False
+    text = translate.value_text(setting.value)
+    own = probe.declared.get(key, None) if isinstance(probe, _InstalledKeys) else None
+    return setting.value is None or translate.is_inert(row, text) or (own is not None and own == setting.value)
+
+
+def _as_declared(path: str, text: str) -> bool:
+    """Whether a YAML value's text is verl's own value at ``path`` (a declared-but-unread leaf)."""
+    probe = _probe()
+    own = probe.declared.get(path) if probe is not None else None
+    return own is not None and translate.same_value(own, text.strip("'\""))
 
 
 def _edits(key: str, setting: Setting, settings: dict[str, Setting], probe) -> list[Edit]:
     if key in _GROUPS:
         return _group_edits(key, setting, probe)
     row = translate.row_for(key, _KEY_ROWS)
-    if not translate.applies(row, probe, ROWS) or _unset_declared(row, setting):
+    if not translate.applies(row, probe, ROWS) or _unset_declared(row, key, setting, probe):
         return []
     text = translate.value_text(setting.value)
     if row.fate == "dropped" or (setting.known and translate.is_inert(row, text)):
         return [Delete(key)]
     if row.fate == "removed" or (row.fate == "remapped" and not setting.known):
         why = row.note if row.fate == "removed" else "its value comes from the shell or an interpolation"
-        raise Refusal(
-            setting.lines,
-            f"{key}={text} was {said(row.fate)} in verl {row.since} ({row.evidence}): {why}",
+        fate = (
+            f"is unread since verl {row.since} ({row.evidence}: {row.reader.said()})"
+            if row.reader is not None
+            else f"was {said(row.fate)} in verl {row.since} ({row.evidence})"
         )
+        raise Refusal(setting.lines, f"{key}={text} {fate}: {why}")
     last, new_key = translate.resolve(row, key, probe, ROWS)
     added = not probe.has_key(new_key)
     value = translate.mapped(last, setting.value) if last.fate == "remapped" else setting.value

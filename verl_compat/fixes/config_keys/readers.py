@@ -23,13 +23,16 @@ def verl_package_dir() -> Path | None:
 @functools.cache
 def calls(entry: str, function: str) -> bool:
     """Whether ``entry`` (a path under verl's package, ``trainer/main_ppo.py``) calls ``function``
-    by name anywhere (``f(…)`` or ``module.f(…)``). A file that cannot be read or parsed counts as
-    calling it: the keys are then left to verl, as without verl-compat."""
+    by name anywhere (``f(…)`` or ``module.f(…)``). A file verl no longer ships calls nothing (verl
+    0.8.0 deleted ``workers/fsdp_workers.py``); one that cannot be read or parsed counts as calling
+    it: the keys are then left to verl, as without verl-compat."""
     package = verl_package_dir()
     if package is None:
         return True
     try:
         tree = ast.parse((package / entry).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return False
     except (OSError, SyntaxError, ValueError):
         return True
     return function in called_names(tree)

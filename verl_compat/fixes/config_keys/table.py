@@ -101,6 +101,11 @@ class Reader:
     function: str  # "migrate_legacy_reward_impl"
     entry: str  # the entry's source, relative to verl's package: "trainer/main_ppo.py"
     home: str  # the config section the function moved the keys into: a release without it reads them natively
+    gone: str = ""  # what the messages say is gone; default: "<entry's name> no longer calls <function>"
+
+    def said(self) -> str:
+        """The fact a warning and a stop name: why verl alone ignores the key."""
+        return self.gone or f"{self.entry.rpartition('/')[2].removesuffix('.py')} no longer calls {self.function}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,6 +184,26 @@ _NPU_CONTENTS = (
 
 
 LEGACY_REWARD = Reader("migrate_legacy_reward_impl", "trainer/main_ppo.py", "reward")
+# The legacy FSDP workers (verl 0.7.1 verl/workers/fsdp_workers.py, workers/actor/dp_actor.py,
+# workers/critic/dp_critic.py) read these keys; verl 0.8.0 deleted the files (verl#6067) and its
+# engines read the successors. A release that still ships the file reads the key itself (or, before
+# the key existed, Hydra refuses it, as without verl-compat).
+_LEGACY_WORKERS = "verl 0.8.0 deleted the legacy FSDP workers that read it"
+LEGACY_FSDP_WORKERS = Reader(
+    "_build_model_optimizer",
+    "workers/fsdp_workers.py",
+    "actor_rollout_ref.actor.fsdp_config",
+    _LEGACY_WORKERS + " (workers/fsdp_workers.py)",
+)
+LEGACY_ACTOR_CLIP = Reader(
+    "_optimizer_step",
+    "workers/actor/dp_actor.py",
+    "actor_rollout_ref.actor.optim",
+    _LEGACY_WORKERS + " (workers/actor/dp_actor.py)",
+)
+LEGACY_CRITIC_CLIP = Reader(
+    "_optimizer_step", "workers/critic/dp_critic.py", "critic.optim", _LEGACY_WORKERS + " (workers/critic/dp_critic.py)"
+)
 _RM_MODEL_CONFIG = (
     "verl 0.9.0 builds the reward model's HFModelConfig from reward.reward_model.model_path alone "
     "(verl 0.9.1 verl/experimental/reward_loop/reward_model.py) and migrate_legacy_reward_impl never "
@@ -353,6 +378,17 @@ ROWS: tuple[Row, ...] = (
         ("trainer.use_legacy_worker_impl", "removed", None, None, {"inert": ("auto", "disable")}),
         ("actor_rollout_ref.model.override_config.moe_config", "moved", "actor_rollout_ref.actor.megatron.override_mcore_model_config.moe_config", "the Megatron engine reads moe_config (freeze_moe_router) from the actor's override_mcore_model_config only; under model.override_config it is ignored and the routers train"),
         ("critic.model.override_config.moe_config", "moved", "critic.megatron.override_mcore_model_config.moe_config", "the Megatron engine reads moe_config (freeze_moe_router) from the critic's override_mcore_model_config only; under model.override_config it is ignored and the routers train"),
+    ),
+    # (the same change) keys still declared that only the deleted legacy FSDP workers read
+    *_unread_change(LEGACY_FSDP_WORKERS, "verl#6067 (044bbba27)", "0.8.0", "",
+        ("actor_rollout_ref.actor.qat", "moved", "actor_rollout_ref.actor.fsdp_config.qat", "the FSDP engine reads QAT from its engine config (verl 0.9.1 verl/workers/engine/fsdp/transformer_impl.py); actor.qat is left as declared and QAT stays off"),
+        ("actor_rollout_ref.actor.freeze_vision_tower", "removed", None, "the FSDP engine never freezes the vision tower (nothing in this verl reads the key): the vision tower would train. Freeze it in your own model code, or pin verl < 0.8.0", {"inert": (False,)}),
+    ),
+    *_unread_change(LEGACY_ACTOR_CLIP, "verl#6067 (044bbba27)", "0.8.0", "",
+        ("actor_rollout_ref.actor.grad_clip", "moved", "actor_rollout_ref.actor.optim.clip_grad", "the FSDP engine clips the actor's gradients at optim.clip_grad"),
+    ),
+    *_unread_change(LEGACY_CRITIC_CLIP, "verl#6067 (044bbba27)", "0.8.0", "",
+        ("critic.grad_clip", "moved", "critic.optim.clip_grad", "the FSDP engine clips the critic's gradients at optim.clip_grad"),
     ),
     # [BREAKING] [env] refactor: deprecate verl/interactions (#6074)
     *_change("verl#6074 (63dc08501)", "0.8.0", "verl 0.8.0 removed verl/interactions; user turns are produced by an agent loop of your own",

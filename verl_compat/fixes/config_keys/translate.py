@@ -92,7 +92,7 @@ class Finding:
         if row.reader is not None and not self.inert and row.fate != "removed":
             return (
                 f"verl-compat: {self.key} is still declared but nothing reads it since verl {row.since} "
-                f"({row.evidence}: main_ppo no longer calls {row.reader.function}), so verl alone would "
+                f"({row.evidence}: {row.reader.said()}), so verl alone would "
                 f"ignore it; verl-compat set {self.new_key} instead. Write instead: {self.replacement}"
             )
         if row.fate == "dropped":
@@ -137,8 +137,8 @@ class Finding:
         what = f"{self.key}={self.value}"
         if self.row.reader is not None:
             return (
-                f"  {what}: unread since verl {self.row.since} ({self.row.evidence}: main_ppo no longer calls "
-                f"{self.row.reader.function}): {self.row.note} (or pin verl < {self.row.since})"
+                f"  {what}: unread since verl {self.row.since} ({self.row.evidence}: {self.row.reader.said()}): "
+                f"{self.row.note} (or pin verl < {self.row.since})"
             )
         return (
             f"  {what}: removed in verl {self.row.since} ({self.row.evidence}): {self.row.note} "
@@ -325,8 +325,11 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
         row = None
         if w is not None:
             row = _group_row(w, rows, probe) or (row_for(w.key, rows) if w.key else None)
-        if row is None or not applies(row, probe, rows) or (row.reader is not None and _unset(w)):
+        if row is None or not applies(row, probe, rows) or (row.reader is not None and _asks_nothing(row, w)):
             out.append(line)
+            continue
+        if row.reader is not None and row.new and _runs_anyway(probe, resolve(row, w.key, probe, rows)[1], w):
+            out.append(line[1:] if w.prefix == "+" and probe.has_key(w.key) else line)  # asks for nothing: quiet
             continue
         if row.group:
             option = mapped_value(row, w.text, w.value)
@@ -354,10 +357,11 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     return Translation(tuple(out), tuple(findings))
 
 
-def _unset(w: _Written) -> bool:
-    """A declared-but-unread key deleted (``~key``) or set to null: it asks for nothing (verl's
-    reader moved only the values that are not None); the line stays as written."""
-    return w.prefix == "~" or w.value is None
+def _asks_nothing(row: Row, w: _Written) -> bool:
+    """A declared-but-unread key deleted (``~key``), set to null (verl's reader moved only the values
+    that are not None) or to an inert value (``freeze_vision_tower=False``): it asks for nothing
+    beyond what the release does; the line stays as written, quietly."""
+    return w.prefix == "~" or w.value is None or is_inert(row, w.text)
 
 
 def mapped(row: Row, value):
@@ -365,21 +369,45 @@ def mapped(row: Row, value):
     return next((new for old, new in row.values if old == value), value)
 
 
-def settle_additions(overrides, probe: Probe) -> Translation:
+def settle_additions(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> Translation:
     """``+key=v`` where the installed config has ``key``: a key verl added after the script was
     written, which Hydra refuses to add again ("An item is already at …"). It becomes ``key=v``,
-    the value the script asked for, with a warning. Only single-``+`` key overrides are looked at."""
+    the value the script asked for, with a warning. Only single-``+`` key overrides are looked at.
+
+    Never a key the table says nothing reads (a row with a reader that applies): verl 0.7.1 launched
+    QAT with ``+actor_rollout_ref.actor.qat.enable=true``; settled, it would set a key verl 0.8.0+
+    declares and ignores, and QAT would be off without a word. Such a line stays as written, and
+    Hydra refuses it loudly, as without verl-compat (:func:`translate_overrides` moves it first)."""
+    rows = tuple(rows)
     out, findings = [], []
     for line in overrides:
         key, sep, text = line[1:].partition("=")
         plain_add = line.startswith("+") and not line.startswith("++") and sep and "/" not in key and "@" not in key
-        if plain_add and probe.has_key(key):
+        if plain_add and probe.has_key(key) and not _unread(key, probe, rows):
             row = Row(key, "added", key, "", "", note="verl has this key now")  # type: ignore[arg-type]  # not a table fate
             findings.append(Finding(row, key, text, key, f"{key}={text}"))
             out.append(f"{key}={text}")
             continue
         out.append(line)
     return Translation(tuple(out), tuple(findings))
+
+
+def _unread(key: str, probe: Probe, rows: tuple[Row, ...]) -> bool:
+    """Whether ``key`` is one the installed verl declares and nothing reads (a reader row applies)."""
+    row = row_for(key, rows)
+    return row is not None and row.reader is not None and applies(row, probe, rows)
+
+
+def _runs_anyway(probe: Probe, new_key: str, w: _Written) -> bool:
+    """Whether the installed config already holds the written value at the successor: what verl
+    runs with anyway (``actor.grad_clip=1.0`` where ``optim.clip_grad`` is 1.0)."""
+    from omegaconf import DictConfig
+
+    config = getattr(probe, "config", None)
+    node = node_at(config, new_key) if config is not None else None
+    if node is None or isinstance(node, DictConfig):
+        return False
+    return node._value() == w.value or same_value(node._value(), w.text)
 
 
 def _group_row(w: _Written, rows, probe: Probe) -> Row | None:
@@ -408,12 +436,13 @@ def node_at(config, path: str):
     return node
 
 
-def _leaves(node, path: str):
+def leaves(node, path: str):
+    """``(path, node)`` of every leaf under ``node`` (itself where it is one)."""
     from omegaconf import DictConfig
 
     if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
         for key in node:
-            yield from _leaves(node._get_node(key), f"{path}.{key}")
+            yield from leaves(node._get_node(key), f"{path}.{key}")
     else:
         yield path, node
 
@@ -431,7 +460,7 @@ def translate_config(config, probe: ConfigProbe, rows: Iterable[Row] = ROWS) -> 
         if row.group or row.new == row.old or node_at(config, row.old) is None or not applies(row, probe, rows):
             continue
         old = node_at(config, row.old)
-        for key, leaf in list(_leaves(old, row.old)):
+        for key, leaf in list(leaves(old, row.old)):
             if row.reader is not None and (leaf._is_none() or _same_as_verls(leaf, key, probe)):
                 continue  # declared, and left as verl declares it: nothing asked (verl's reader skips None)
             text = value_text(OmegaConf.to_container(leaf) if isinstance(leaf, DictConfig) else leaf._value())

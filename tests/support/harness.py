@@ -257,6 +257,8 @@ def ray_session() -> None:
             ray.shutdown()  # what the failed start left (its GCS, its session), before a retry
             raise
 
+    # atexit runs last-registered first: Ray is shut down, then the spool goes (one folder a process).
+    atexit.register(shutil.rmtree, spool, ignore_errors=True)
     pyrun.ray_start(start, "the harness's Ray cluster (ray.init)")
     atexit.register(ray.shutdown)
     _call_spool = spool

@@ -49,7 +49,7 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from verl.trainer import main_ppo
 
 import verl_compat
-from verl_compat.fixes.config_keys import table, translate
+from verl_compat.fixes.config_keys import global_micro_batches, table, translate
 
 VERL_CONFIG = Path(main_ppo.__file__).parent / "config"
 # The header of config_keys' stop: removed keys ("asks for what the installed verl cannot do") or
@@ -184,11 +184,26 @@ def same(a, b) -> bool:
     return str(a).strip().lower() == str(b).strip().lower()
 
 
+def converted(path: str, value, config: dict) -> bool:
+    """A global micro-batch size config_keys divided per GPU: cleared, its ``_per_gpu`` key holding
+    the quotient (``global_micro_batches``)."""
+    per_gpu = dict(global_micro_batches.GLOBAL_TO_PER_GPU).get(path)
+    if per_gpu is None:
+        return False
+    parts = global_micro_batches.divisor(_as_config(config))
+    try:
+        return lookup(config, path) is None and parts is not None and lookup(config, per_gpu) == int(value) // parts
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
 def lost(record: dict, config: dict) -> list:
     """Each value the script set that is not at its successor path (dropped keys are explained,
     not lost)."""
     missing = []
     for path, value in set_values(record).items():
+        if converted(path, value, config):
+            continue  # explained: divided per GPU as the release the script was written for did
         now, kind = where_now(path, config)
         if now is None:
             continue

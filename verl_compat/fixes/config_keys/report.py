@@ -25,6 +25,9 @@ def fate(finding: translate.Finding, stops: bool) -> str:
         return f"{written}: conflicts with {finding.new_key}={finding.conflict} ({change}): stops the launch"
     if row.fate == "defaulted":
         return f"{written} not set -> {finding.replacement} (the old default; {row.evidence})"
+    if row.fate == "converted":
+        divided = "a global size, divided per GPU as verl 0.7.1's FSDP workers did"
+        return f"{written} -> {finding.replacement} ({divided}; {row.evidence})"
     if row.fate == "added":
         return f"+{written} -> {finding.replacement} (verl has this key now; Hydra refuses to add it again)"
     if row.fate == "dropped" or finding.inert:

@@ -112,6 +112,11 @@ class Finding:
                 f"verl-compat: {self.key} is not set: {row.note} ({row.evidence}). verl-compat set the old "
                 f"default. Write instead: {self.replacement}"
             )
+        if row.fate == "converted":
+            return (
+                f"verl-compat: {self.key}={self.value} is a global size: {row.note} ({row.evidence}). "
+                f"verl-compat set {self.replacement} and cleared {self.key}. Write instead: {self.replacement}"
+            )
         if row.fate == "added":
             return (
                 f"verl-compat: {self.key} is in this verl's config now (verl added it since), and Hydra refuses "

@@ -136,3 +136,42 @@ def test_a_plus_on_a_key_nothing_reads_is_never_settled_onto_it():
     probe = translate.ConfigProbe(verl_compose([]))
     lines = [f"+{QAT}=true", "+trainer.n_gpus_per_node=4"]
     assert translate.settle_additions(lines, probe).overrides == (lines[0], "trainer.n_gpus_per_node=4")
+
+
+COMPILE = (
+    "actor_rollout_ref.actor.fsdp_config.use_torch_compile",
+    "actor_rollout_ref.ref.fsdp_config.use_torch_compile",
+)
+
+
+@engines_only
+def test_baseline_compiling_turned_off_is_compiled_anyway(no_shim):
+    config = verl_compose(["actor_rollout_ref.actor.use_torch_compile=False"])
+    assert config.actor_rollout_ref.ref.use_torch_compile is False  # the reference's key follows the actor's
+    assert [OmegaConf.select(config, key) for key in COMPILE] == [True, True]
+
+
+@engines_only
+def test_compiling_turned_off_reaches_both_roles_engines(shim, shim_warnings):
+    """verl 0.7.1's legacy actor read the role's key (the reference's follows the actor's); the FSDP
+    engine reads ``engine_config.use_torch_compile``, from the role's ``fsdp_config``."""
+    from verl.utils.config import omega_conf_to_dataclass
+
+    config = verl_compose(["actor_rollout_ref.actor.use_torch_compile=False"])
+    assert [OmegaConf.select(config, key) for key in COMPILE] == [False, False]
+    for role in ("actor", "ref"):
+        assert omega_conf_to_dataclass(config.actor_rollout_ref[role].fsdp_config).use_torch_compile is False
+    warned = [w for w in shim_warnings() if "use_torch_compile is still declared" in w]
+    assert len(warned) == 2 and "the reference's key follows the actor's" in warned[1]
+    # true asks for nothing: what the engines do.
+    verl_compose(["actor_rollout_ref.actor.use_torch_compile=True"])
+    assert len([w for w in shim_warnings() if "use_torch_compile is still declared" in w]) == 2
+
+
+def test_megatron_launches_and_legacy_actors_keep_the_key_as_verl_reads_it(shim):
+    """Megatron never read it (no FSDP engine config to set); 0.6.1/0.7.1's legacy actor reads it."""
+    config = verl_compose(["actor_rollout_ref.actor.use_torch_compile=False"], "ppo_megatron_trainer")
+    assert OmegaConf.select(config, COMPILE[0]) is None
+    if legacy_workers:
+        config = verl_compose(["actor_rollout_ref.actor.use_torch_compile=False"])
+        assert OmegaConf.select(config, COMPILE[0]) in (None, True)

@@ -18,7 +18,8 @@ compose API (``hydra.compose``). Inside it, in order:
 4. When ``_load_configuration_impl`` returns, the legacy reward block gets the default old verl
    gave it where the release leaves it null (:mod:`.legacy_defaults`), and the deprecated global
    micro-batch sizes are divided per GPU where no legacy worker does it
-   (:mod:`.global_micro_batches`); each finding is warned
+   (:mod:`.global_micro_batches`), and a role's ``use_torch_compile=false`` reaches its FSDP engine
+   (:mod:`.torch_compile`); each finding is warned
    once; keys that ask for what this verl cannot do stop the composition with one error that
    lists them all.
 
@@ -38,7 +39,7 @@ from hydra.errors import ConfigCompositionException
 from ... import compositions, deprecation, registry
 from ...configs import is_users_source, is_verl_source
 from ...registry import Patch, Plan, guard, is_looking
-from . import findings, global_micro_batches, legacy_defaults, table, translate
+from . import findings, global_micro_batches, legacy_defaults, table, torch_compile, translate
 
 if TYPE_CHECKING:
     from hydra.core.override_parser.types import Override
@@ -79,6 +80,8 @@ def load_configuration(wrapped, instance, args, kwargs):
             session.findings.extend(legacy_defaults.apply(cfg))
         with guard(NAME, "global micro-batch sizes"):
             session.findings.extend(global_micro_batches.apply(cfg))
+        with guard(NAME, "use_torch_compile"):
+            session.findings.extend(torch_compile.apply(cfg))
     error = None
     with guard(NAME, "load_configuration"):
         if is_looking():

@@ -53,11 +53,13 @@ def apply(config) -> list[Finding]:
     if not any(configs.select(config, key) is not None for key, _ in GLOBAL_TO_PER_GPU) or not applies(config):
         return []
     parts = divisor(config)
+    if parts is None:
+        return []  # world size unknown: left to verl
     findings = []
     for key, per_gpu_key in GLOBAL_TO_PER_GPU:
         size = configs.select(config, key)
-        if size is None or configs.select(config, per_gpu_key) is not None or parts is None:
-            continue  # both set: verl's own check names it; world size unknown: left to verl
+        if size is None or configs.select(config, per_gpu_key) is not None:
+            continue  # both set: verl's own check names it
         per_gpu = int(size) // parts
         if per_gpu < 1:
             continue  # verl 0.7.1 failed on it too (a zero micro-batch)

@@ -17,15 +17,15 @@ import dataclasses
 
 from ... import configs
 from . import readers
-from .table import LEGACY_FSDP_WORKERS, Reader, Row
+from .table import LEGACY_ACTOR_CLIP, LEGACY_FSDP_WORKERS, Row
 from .translate import Finding
 
 ROLES = ("actor_rollout_ref.actor", "actor_rollout_ref.ref")
-LEGACY_ACTOR = Reader(
-    "_optimizer_step",
-    "workers/actor/dp_actor.py",
-    "actor_rollout_ref.actor.fsdp_config",
-    "verl 0.8.0 deleted the legacy actor that read it (workers/actor/dp_actor.py)",
+# The same probe as actor.grad_clip's row (the legacy actor's file), its own home and words.
+LEGACY_ACTOR = dataclasses.replace(
+    LEGACY_ACTOR_CLIP,
+    home="actor_rollout_ref.actor.fsdp_config",
+    gone="verl 0.8.0 deleted the legacy actor that read it (workers/actor/dp_actor.py)",
 )
 EVIDENCE = "verl#6067 (044bbba27)"
 

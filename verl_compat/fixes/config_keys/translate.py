@@ -330,11 +330,11 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
         row = None
         if w is not None:
             row = _group_row(w, rows, probe) or (row_for(w.key, rows) if w.key else None)
-        if row is None or not applies(row, probe, rows) or (row.reader is not None and _asks_nothing(row, w)):
+        if row is None or not applies(row, probe, rows):
             out.append(line)
             continue
-        if row.reader is not None and row.new and _runs_anyway(probe, resolve(row, w.key, probe, rows)[1], w):
-            out.append(line[1:] if w.prefix == "+" and probe.has_key(w.key) else line)  # asks for nothing: quiet
+        if row.reader is not None and _asks_nothing(row, w, probe):
+            out.append(line[1:] if w.prefix == "+" and probe.has_key(w.key) else line)  # as written, quietly
             continue
         if row.group:
             option = mapped_value(row, w.text, w.value)
@@ -362,11 +362,12 @@ def translate_overrides(overrides, probe: Probe, rows: Iterable[Row] = ROWS) -> 
     return Translation(tuple(out), tuple(findings))
 
 
-def _asks_nothing(row: Row, w: _Written) -> bool:
+def _asks_nothing(row: Row, w: _Written, probe: Probe) -> bool:
     """A declared-but-unread key deleted (``~key``), set to null (verl's reader moved only the values
-    that are not None) or to an inert value (``freeze_vision_tower=False``): it asks for nothing
-    beyond what the release does; the line stays as written, quietly."""
-    return w.prefix == "~" or w.value is None or is_inert(row, w.text)
+    that are not None), to an inert value (``freeze_vision_tower=False``) or to the value verl declares
+    it with (``actor.grad_clip=1.0``; the rule a user's YAML, :func:`_same_as_verls`, and ``verl-compat
+    migrate`` follow too): it asks for nothing beyond what the release does; the line stays, quietly."""
+    return w.prefix == "~" or w.value is None or is_inert(row, w.text) or _declared_so(probe, w)
 
 
 def mapped(row: Row, value):
@@ -403,13 +404,12 @@ def _unread(key: str, probe: Probe, rows: tuple[Row, ...]) -> bool:
     return row is not None and row.reader is not None and applies(row, probe, rows)
 
 
-def _runs_anyway(probe: Probe, new_key: str, w: _Written) -> bool:
-    """Whether the installed config already holds the written value at the successor: what verl
-    runs with anyway (``actor.grad_clip=1.0`` where ``optim.clip_grad`` is 1.0)."""
+def _declared_so(probe: Probe, w: _Written) -> bool:
+    """Whether the installed config declares the written key with the written value."""
     from omegaconf import DictConfig
 
     config = getattr(probe, "config", None)
-    node = node_at(config, new_key) if config is not None else None
+    node = node_at(config, w.key) if config is not None else None
     if node is None or isinstance(node, DictConfig):
         return False
     return node._value() == w.value or same_value(node._value(), w.text)

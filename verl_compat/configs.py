@@ -30,6 +30,14 @@ def select(config, key: str):
     return node
 
 
+def needs_critic(config) -> bool:
+    """verl's ``need_critic`` (``verl/trainer/ppo/utils.py``): ``critic.enable``, else GAE."""
+    enable = select(config, "critic.enable")
+    if enable is not None:
+        return bool(enable)
+    return select(config, "algorithm.adv_estimator") == "gae"
+
+
 def set_key(config, key: str, value) -> None:
     """Set ``key`` (dotted) to ``value``, adding it where the config is in struct mode."""
     from omegaconf import DictConfig, OmegaConf, open_dict, read_write

@@ -153,6 +153,9 @@ def _in_release(override: str) -> bool:
     return isinstance(node, DictConfig) and leaf in node.keys()  # noqa: SIM118
 
 
+ENGINE_MICRO_BATCHES = ("use_dynamic_bsz=false", "micro_batch_size_per_gpu=1", "infer_micro_batch_size_per_gpu=1")
+
+
 def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictConfig:
     """Compose the installed release's real ``ppo_trainer.yaml`` with CPU overrides, then ``overrides``.
 
@@ -201,6 +204,10 @@ def compose_config(overrides=(), workdir=None, default_trainer=False) -> DictCon
         f"trainer.default_local_dir={workdir / 'ckpt'}",
         f"global_profiler.save_path={workdir / 'prof'}",
     ]
+    if OmegaConf.select(_release_defaults(), "critic.fsdp") is not None:
+        # 0.8.0+ builds the critic's worker from critic.fsdp (dynamic batching by default) and reads
+        # critic.ppo_micro_batch_size_per_gpu nowhere: the same micro-batches, where it reads them.
+        cpu += [f"+critic.fsdp.{key}" for key in ENGINE_MICRO_BATCHES]
     cpu = [override for override in cpu if _in_release(override)]
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base=None):
         config = compose(config_name="ppo_trainer", overrides=cpu + list(overrides))

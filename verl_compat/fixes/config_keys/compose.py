@@ -19,7 +19,9 @@ compose API (``hydra.compose``). Inside it, in order:
    gave it where the release leaves it null (:mod:`.legacy_defaults`), and the deprecated global
    micro-batch sizes are divided per GPU where no legacy worker does it
    (:mod:`.global_micro_batches`), and a role's ``use_torch_compile=false`` reaches its FSDP engine
-   (:mod:`.torch_compile`); each finding is warned
+   (:mod:`.torch_compile`), the critic's micro-batching reaches its engine (:mod:`.critic_batches`),
+   and an old process-group timeout is put in the workers' environment
+   (:mod:`.nccl_timeout`); each finding is warned
    once; keys that ask for what this verl cannot do stop the composition with one error that
    lists them all.
 
@@ -39,7 +41,16 @@ from hydra.errors import ConfigCompositionException
 from ... import compositions, deprecation, registry
 from ...configs import is_users_source, is_verl_source
 from ...registry import Patch, Plan, guard, is_looking
-from . import findings, global_micro_batches, legacy_defaults, table, torch_compile, translate
+from . import (
+    critic_batches,
+    findings,
+    global_micro_batches,
+    legacy_defaults,
+    nccl_timeout,
+    table,
+    torch_compile,
+    translate,
+)
 
 if TYPE_CHECKING:
     from hydra.core.override_parser.types import Override
@@ -82,6 +93,10 @@ def load_configuration(wrapped, instance, args, kwargs):
             session.findings.extend(global_micro_batches.apply(cfg))
         with guard(NAME, "use_torch_compile"):
             session.findings.extend(torch_compile.apply(cfg))
+        with guard(NAME, "critic micro-batches"):
+            session.findings.extend(critic_batches.apply(cfg))
+        with guard(NAME, "nccl_timeout"):
+            session.findings.extend(nccl_timeout.apply(cfg))
     error = None
     with guard(NAME, "load_configuration"):
         if is_looking():

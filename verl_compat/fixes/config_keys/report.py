@@ -28,6 +28,10 @@ def fate(finding: translate.Finding, stops: bool) -> str:
     if row.fate == "converted":
         divided = "a global size, divided per GPU as verl 0.7.1's FSDP workers did"
         return f"{written} -> {finding.replacement} ({divided}; {row.evidence})"
+    if row.fate == "restored":
+        return (
+            f"{written} -> the workers' process-group timeout, {finding.replacement} (read by nothing since {change})"
+        )
     if row.fate == "added":
         return f"+{written} -> {finding.replacement} (verl has this key now; Hydra refuses to add it again)"
     if row.fate == "dropped" or finding.inert:

@@ -89,6 +89,12 @@ class Finding:
 
     def warning(self) -> str:
         row = self.row
+        if row.fate == "restored":
+            return (
+                f"verl-compat: {self.key}={self.value} is still declared but nothing reads it since verl "
+                f"{row.since} ({row.evidence}: {row.note}). verl-compat gives the workers' process group a "
+                f"{self.value} s timeout, as the old workers did ({self.replacement}); keep the line."
+            )
         if row.reader is not None and not self.inert and row.fate != "removed":
             return (
                 f"verl-compat: {self.key} is still declared but nothing reads it since verl {row.since} "

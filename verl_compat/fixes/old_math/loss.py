@@ -27,7 +27,7 @@ import functools
 import os
 
 from ... import registry
-from ...configs import select
+from ...configs import needs_critic, select
 
 NAME = registry.fix_name(__name__)
 LOSSES_MODULE = "verl.workers.utils.losses"  # 0.8.0+: ppo_loss and value_loss of the engine workers
@@ -65,14 +65,6 @@ def critic_in_scope(critic) -> bool:
     )
 
 
-def _needs_critic(config) -> bool:
-    """verl's ``need_critic``: ``critic.enable``, else GAE."""
-    enable = select(config, "critic.enable")
-    if enable is not None:
-        return bool(enable)
-    return select(config, "algorithm.adv_estimator") == "gae"
-
-
 def applies(config) -> bool:
     """Whether a composed ``ppo_trainer`` config of a launch written for verl <=0.7.1 trains an
     actor or a critic whose loss the legacy FSDP workers normalised per micro-batch (token-mean on
@@ -86,7 +78,7 @@ def applies(config) -> bool:
     actor = select(config, "actor_rollout_ref.actor")
     critic = select(config, "critic")
     return bool(actor is not None and actor_in_scope(actor)) or bool(
-        critic is not None and _needs_critic(config) and critic_in_scope(critic)
+        critic is not None and needs_critic(config) and critic_in_scope(critic)
     )
 
 

@@ -19,6 +19,7 @@ from ... import registry
 from . import findings
 
 NAME = registry.fix_name(__name__)
+# verl.workers.engine_workers (0.7.0+): its TrainingWorker starts the workers' process group.
 TARGETS = ("hydra._internal.config_loader_impl", "verl.workers.engine_workers")
 
 

@@ -37,6 +37,8 @@ from .translate import Finding
 EVIDENCE = "verl#6067 (044bbba27)"
 ENGINES = {"fsdp": "critic.fsdp", "fsdp2": "critic.fsdp", "megatron": "critic.megatron"}
 _GONE = "verl 0.8.0 deleted the legacy critic worker that read it"
+# The legacy worker file per strategy (its CriticWorker started the process group and read the keys):
+# a release that ships it reads them itself.
 READERS = {
     "fsdp": Reader("init_process_group", "workers/fsdp_workers.py", "critic.fsdp", _GONE),
     "megatron": Reader("init_process_group", "workers/megatron_workers.py", "critic.megatron", _GONE),

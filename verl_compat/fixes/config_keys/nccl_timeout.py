@@ -24,7 +24,6 @@ Reads **decide** (at composition) → **patch** (in the workers).
 
 from __future__ import annotations
 
-import logging
 import os
 
 from ... import configs, registry
@@ -33,7 +32,6 @@ from .table import Reader, Row
 from .translate import Finding
 
 NAME = registry.fix_name(__name__)
-ENGINE_WORKERS = "verl.workers.engine_workers"  # 0.7.0+: TrainingWorker starts the process group
 KEY = "actor_rollout_ref.nccl_timeout"
 ENV = "VERL_COMPAT_NCCL_TIMEOUT"
 SWITCH = f"ray_kwargs.ray_init.runtime_env.env_vars.{ENV}"
@@ -45,8 +43,6 @@ READERS = {
     "megatron": Reader("init_process_group", "workers/megatron_workers.py", "actor_rollout_ref", _GONE),
     "fsdp": Reader("init_process_group", "workers/fsdp_workers.py", "actor_rollout_ref", _GONE),
 }
-
-logger = logging.getLogger("verl_compat")
 
 
 # --- decide -----------------------------------------------------------------------------------

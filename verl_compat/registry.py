@@ -35,6 +35,7 @@ FIX_MODULES = (
     "verl_compat.fixes.oom_snapshot",
     "verl_compat.fixes.propagation",
     "verl_compat.fixes.old_rewards",
+    "verl_compat.fixes.old_checkpoints",
 )
 
 # A wrapt-style wrapper: ``wrapper(wrapped, instance, args, kwargs)`` -> what the call returns.

@@ -477,6 +477,12 @@ class StubAgentLoopManager:
     def generate_sequences(self, prompts: DataProto) -> DataProto:
         tensors = self.rollout_tensors(prompts)
         nt = prompts.non_tensor_batch
+        # Which dataset rows the trainer served (a resumed run's data order is checked on these).
+        served = {
+            "indices": [int(info["index"]) for info in nt["extra_info"]],
+            "validate": bool(prompts.meta_info.get("validate")),
+        }
+        log_call("agent_loop_manager", 0, "generate_sequences", served)
         responses_t, response_mask = tensors["responses"], tensors["response_mask"]
         # Score with verl's RewardLoopWorker (the first: compose_config starts one), on what the real
         # agent loop hands it.

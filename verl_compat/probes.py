@@ -91,9 +91,9 @@ def verl_importable() -> bool:
     return True
 
 
-def verl_config_dir():
-    """verl's own Hydra configs (``verl/trainer/config``), found without importing verl (that costs
-    seconds, and may fail); None without verl."""
+def verl_package_dir():
+    """verl's package folder, found without importing verl (that costs seconds, and may fail); None
+    without verl. Fixes read verl's source files from here (feature probes, not versions)."""
     from pathlib import Path
 
     try:
@@ -102,7 +102,13 @@ def verl_config_dir():
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)), "trainer", "config")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def verl_config_dir():
+    """verl's own Hydra configs (``verl/trainer/config``), found without importing verl; None without verl."""
+    package = verl_package_dir()
+    return package / "trainer" / "config" if package is not None else None
 
 
 PROBES = (has_v1_trainer, has_sync_trainer)

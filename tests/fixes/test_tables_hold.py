@@ -46,6 +46,7 @@ from verl_config import free_form_parent, release_paths
 sys.path.insert(0, str(REPO / "scripts"))
 import build_import_index
 
+from verl_compat import probes
 from verl_compat.fixes.config_keys import readers
 from verl_compat.fixes.config_keys import table as config_table
 from verl_compat.fixes.old_imports import RemovedFromVerlError
@@ -226,7 +227,7 @@ def test_config_keys_row_holds(row):
 def read_outside_the_schema(leaf: str) -> bool:
     """Whether verl's code (its migrate function aside) reads ``leaf`` from a config section with
     ``.get("leaf")`` or ``["leaf"]``, as verl 0.9's DAPO manager reads ``reward.reward_kwargs``."""
-    package = readers.verl_package_dir()
+    package = probes.verl_package_dir()
     pattern = re.compile(rf"""(\.get\(|\[)["']{re.escape(leaf)}["']""")
     for path in package.rglob("*.py"):
         text = path.read_text(encoding="utf-8", errors="replace")

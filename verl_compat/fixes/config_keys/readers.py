@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from pathlib import Path
 
 from ... import probes
-
-
-def verl_package_dir() -> Path | None:
-    """verl's package folder, found without importing it; None without verl."""
-    config = probes.verl_config_dir()
-    return config.parent.parent if config is not None else None
 
 
 @functools.cache
@@ -26,7 +19,7 @@ def calls(entry: str, function: str) -> bool:
     by name anywhere (``f(…)`` or ``module.f(…)``). A file verl no longer ships calls nothing (verl
     0.8.0 deleted ``workers/fsdp_workers.py``); one that cannot be read or parsed counts as calling
     it: the keys are then left to verl, as without verl-compat."""
-    package = verl_package_dir()
+    package = probes.verl_package_dir()
     if package is None:
         return True
     try:

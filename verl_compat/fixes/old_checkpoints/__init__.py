@@ -32,10 +32,9 @@ _NEW_SAMPLER = "torchdata.stateful_dataloader.sampler import RandomSampler"
 def samples_with_torchdata() -> bool | None:
     """Whether the installed verl's train sampler is torchdata's ``RandomSampler`` (verl#4156, 0.7.0);
     None without verl."""
-    config = probes.verl_config_dir()
-    if config is None:
+    package = probes.verl_package_dir()
+    if package is None:
         return None
-    package = Path(config).parent.parent
     return any(_NEW_SAMPLER in _text(package / name) for name in _SAMPLER_FILES)
 
 

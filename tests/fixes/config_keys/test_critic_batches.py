@@ -10,9 +10,10 @@ dataclass, its ``engine``, and the two token limits copied onto it).
 import pytest
 from verl_config import verl_compose
 
-from verl_compat.fixes.config_keys import critic_batches, readers
+from verl_compat.fixes.config_keys import readers
+from verl_compat.fixes.config_keys.table import legacy_worker
 
-OLD_WORKER = critic_batches.READERS["fsdp"]
+OLD_WORKER = legacy_worker("fsdp", "critic.fsdp", "")
 legacy_workers = readers.calls(OLD_WORKER.entry, OLD_WORKER.function)
 engines_only = pytest.mark.skipif(legacy_workers, reason="this verl's own critic worker reads the keys")
 GAE = ["algorithm.adv_estimator=gae"]

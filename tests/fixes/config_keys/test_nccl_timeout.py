@@ -14,8 +14,9 @@ from pyrun import run_python
 from verl_config import verl_compose
 
 from verl_compat.fixes.config_keys import nccl_timeout, readers
+from verl_compat.fixes.config_keys.table import legacy_worker
 
-OLD_WORKER = nccl_timeout.READERS["fsdp"]
+OLD_WORKER = legacy_worker("fsdp", "actor_rollout_ref", "")
 legacy_workers = readers.calls(OLD_WORKER.entry, OLD_WORKER.function)
 engines_only = pytest.mark.skipif(legacy_workers, reason="this verl's own FSDP worker reads the key")
 

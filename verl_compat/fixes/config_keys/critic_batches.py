@@ -31,18 +31,12 @@ from __future__ import annotations
 
 from ... import configs
 from . import readers
-from .table import Reader, Row
+from .table import Reader, Row, legacy_worker
 from .translate import Finding
 
 EVIDENCE = "verl#6067 (044bbba27)"
 ENGINES = {"fsdp": "critic.fsdp", "fsdp2": "critic.fsdp", "megatron": "critic.megatron"}
 _GONE = "verl 0.8.0 deleted the legacy critic worker that read it"
-# The legacy worker file per strategy (its CriticWorker started the process group and read the keys):
-# a release that ships it reads them itself.
-READERS = {
-    "fsdp": Reader("init_process_group", "workers/fsdp_workers.py", "critic.fsdp", _GONE),
-    "megatron": Reader("init_process_group", "workers/megatron_workers.py", "critic.megatron", _GONE),
-}
 INFER_TOKENS = "critic.ppo_infer_max_token_len_per_gpu"
 INFER_TOKENS_DEFAULT = 32768  # 0.9.1 CriticConfig.ppo_infer_max_token_len_per_gpu, undeclared in its YAML
 
@@ -54,7 +48,7 @@ def engine_of(config) -> tuple[str, Reader] | None:
     engine = ENGINES.get(strategy)
     if engine is None or configs.select(config, engine) is None or not configs.needs_critic(config):
         return None
-    reader = READERS["megatron" if strategy == "megatron" else "fsdp"]
+    reader = legacy_worker(strategy, engine, _GONE)
     if readers.calls(reader.entry, reader.function):
         return None
     return engine, reader
@@ -80,7 +74,8 @@ def apply(config) -> list[Finding]:
         return []
     engine, reader = found
     findings = []
-    if configs.select(config, "critic.use_dynamic_bsz") is False:
+    dynamic = configs.select(config, "critic.use_dynamic_bsz")
+    if dynamic is False:
         size = configs.select(config, "critic.ppo_micro_batch_size_per_gpu")
         own = configs.select(config, f"{engine}.use_dynamic_bsz") is False and configs.select(
             config, f"{engine}.micro_batch_size_per_gpu"
@@ -95,7 +90,7 @@ def apply(config) -> list[Finding]:
             ]
             new = f"{engine}.micro_batch_size_per_gpu"
             findings.append(_finding("critic.ppo_micro_batch_size_per_gpu", size, new, overrides, reader))
-    elif configs.select(config, "critic.use_dynamic_bsz") is True:
+    elif dynamic is True:
         tokens = configs.select(config, "critic.forward_max_token_len_per_gpu")
         infer = configs.select(config, INFER_TOKENS)
         if tokens is not None and infer is None and int(tokens) != INFER_TOKENS_DEFAULT:

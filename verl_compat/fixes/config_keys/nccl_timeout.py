@@ -28,7 +28,7 @@ import os
 
 from ... import configs, registry
 from . import readers
-from .table import Reader, Row
+from .table import Reader, Row, legacy_worker
 from .translate import Finding
 
 NAME = registry.fix_name(__name__)
@@ -38,19 +38,14 @@ SWITCH = f"ray_kwargs.ray_init.runtime_env.env_vars.{ENV}"
 DECLARED = 600  # what verl declares for the key, and what 0.7.1's workers took without it
 EVIDENCE = "verl#6067 (044bbba27)"
 _GONE = "verl 0.8.0 deleted the legacy workers that passed it to init_process_group"
-# The legacy worker that read the key, per strategy: a release that ships it reads the key itself.
-READERS = {
-    "megatron": Reader("init_process_group", "workers/megatron_workers.py", "actor_rollout_ref", _GONE),
-    "fsdp": Reader("init_process_group", "workers/fsdp_workers.py", "actor_rollout_ref", _GONE),
-}
 
 
 # --- decide -----------------------------------------------------------------------------------
 
 
 def reader_for(config) -> Reader:
-    strategy = configs.select(config, "actor_rollout_ref.actor.strategy")
-    return READERS["megatron" if strategy == "megatron" else "fsdp"]
+    """The legacy worker of the actor's strategy, which read the key."""
+    return legacy_worker(configs.select(config, "actor_rollout_ref.actor.strategy"), "actor_rollout_ref", _GONE)
 
 
 def seconds(value) -> int | None:

@@ -195,6 +195,19 @@ LEGACY_FSDP_WORKERS = Reader(
     "actor_rollout_ref.actor.fsdp_config",
     _LEGACY_WORKERS + " (workers/fsdp_workers.py)",
 )
+# The legacy worker file of each strategy: its workers started the training process group
+# (``init_process_group``) and read the keys a reader made by :func:`legacy_worker` names; a release
+# that still ships the file reads them itself.
+LEGACY_WORKER_FILES = {"fsdp": "workers/fsdp_workers.py", "megatron": "workers/megatron_workers.py"}
+
+
+def legacy_worker(strategy: str | None, home: str, gone: str) -> Reader:
+    """The legacy worker of ``strategy`` (Megatron's, else FSDP's) as the reader of keys it read."""
+    return Reader(
+        "init_process_group", LEGACY_WORKER_FILES["megatron" if strategy == "megatron" else "fsdp"], home, gone
+    )
+
+
 LEGACY_ACTOR_CLIP = Reader(
     "_optimizer_step",
     "workers/actor/dp_actor.py",
